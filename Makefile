@@ -1,0 +1,38 @@
+# Ringside: `make run` (simulated ring, no hardware) and `make test` (the whole suite).
+PY      ?= python3
+VENV    ?= .venv
+VPY     := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed
+PORT    ?= /dev/ttyACM0
+
+.PHONY: run test venv firmware deploy bench clean
+
+$(STAMP): requirements.txt requirements-board.txt pyproject.toml
+	$(PY) -m venv $(VENV)
+	$(VPY) -m pip install --quiet --upgrade pip
+	$(VPY) -m pip install --quiet -r requirements.txt
+	$(VPY) -m pip install --quiet --no-deps -r requirements-board.txt
+	$(VPY) -m pip install --quiet --no-deps -e .
+	touch $(STAMP)
+
+venv: $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/ringside play-ring
+
+test: $(STAMP)
+	$(VPY) -m pytest
+
+firmware: $(STAMP)
+	$(VPY) -m ringside.app.build_firmware build/firmware
+
+deploy: firmware
+	$(VENV)/bin/mpremote connect $(PORT) fs cp -r build/firmware/. : + reset
+
+bench: $(STAMP)
+	$(VENV)/bin/ringside bench ring --flicks 2000 --seed 1 --json
+	$(VENV)/bin/ringside bench ring --flicks 2000 --seed 1 --tilt 1.0 --json
+	$(VENV)/bin/ringside bench firmware --json
+
+clean:
+	rm -rf build $(VENV)
