@@ -1,0 +1,25 @@
+"""The few names MicroPython and CPython spell differently."""
+try:
+    from micropython import const  # noqa: F401
+except ImportError:  # CPython
+    def const(x):
+        return x
+
+try:
+    import ujson as json  # noqa: F401
+except ImportError:
+    import json  # noqa: F401
+
+# Board ticks wrap at 2**30 ms (MicroPython's ticks_ms period on 32-bit ports), so every
+# time value stays a small int and never allocates. All time arithmetic goes through tdiff.
+TICKS_MASK = const(0x3FFFFFFF)
+_TICKS_HALF = const(0x20000000)
+
+
+def tdiff(a, b):
+    """a - b in ms, for tick values that wrap at 2**30."""
+    return ((a - b + _TICKS_HALF) & TICKS_MASK) - _TICKS_HALF
+
+
+def tadd(a, d):
+    return (a + d) & TICKS_MASK

@@ -1,0 +1,72 @@
+"""The hardware the controller talks to, named once.
+
+The controller never imports `machine`. It is handed objects with these methods:
+`board_rp2040` implements them on the Pico; `ringside.sim` implements them in
+virtual time. Every method returns promptly: nothing here may block forever.
+
+Clock
+    ticks_ms() -> int            milliseconds, wrapping at 2**30 (see compat.tdiff)
+
+RangeSensors (one object for all the VL53L0X on the ring)
+    count                         number of sensors, in ring.json order
+    poll(now, ranges, statuses, fresh) -> int
+        For each sensor with a new measurement since the last poll, write
+        ranges[i] (mm, int), statuses[i] (a STATUS_* code below) and fresh[i] = 1;
+        leave the others untouched except fresh[i] = 0. Returns how many are fresh.
+        A sensor that does not answer on I2C reports STATUS_NO_ANSWER.
+
+Pixels
+    count                         LEDs on the ring
+    show(buf)                     buf: bytearray(3 * count), G R B order
+
+Serial
+    read_into(buf) -> int         bytes now waiting, copied into buf; 0 if none (never blocks)
+    write(buf, n)                 send the first n bytes of buf
+
+Watchdog
+    feed()
+"""
+from ringfw.compat import const
+
+# Range status codes, as ST's API reports them (VL53L0X_GetRangeMeasurementData
+# "RangeStatus"), decoded from register 0x14 by decode_range_status().
+STATUS_VALID = const(0)
+STATUS_SIGMA_FAIL = const(1)
+STATUS_SIGNAL_FAIL = const(2)
+STATUS_MIN_RANGE_FAIL = const(3)
+STATUS_PHASE_FAIL = const(4)
+STATUS_HARDWARE_FAIL = const(5)
+STATUS_NONE = const(254)        # the device returned "no update" codes
+STATUS_NO_ANSWER = const(255)   # I2C error or timeout: the sensor did not answer
+
+# The device writes these into the range register when there is no target in view.
+RANGE_OUT_OF_RANGE = const(8190)
+RANGE_NO_TARGET = const(8191)
+
+
+def decode_range_status(reg14):
+    """Register 0x14 (RESULT_RANGE_STATUS) -> STATUS_* code.
+
+    Mirrors ST's VL53L0X_get_pal_range_status: the device status sits in bits 6..3;
+    11 means a valid range.
+    """
+    dev = (reg14 & 0x78) >> 3
+    if dev == 11:
+        return STATUS_VALID
+    if dev in (0, 5, 7, 12, 13, 14, 15):
+        return STATUS_NONE
+    if dev <= 3:
+        return STATUS_HARDWARE_FAIL
+    if dev == 6 or dev == 9:
+        return STATUS_PHASE_FAIL
+    if dev == 8 or dev == 10:
+        return STATUS_MIN_RANGE_FAIL
+    return STATUS_SIGNAL_FAIL  # dev == 4
+
+
+def encode_range_status(code):
+    """STATUS_* -> a register 0x14 value that decodes to it (for the register model)."""
+    dev = {STATUS_VALID: 11, STATUS_SIGMA_FAIL: 11, STATUS_SIGNAL_FAIL: 4,
+           STATUS_MIN_RANGE_FAIL: 8, STATUS_PHASE_FAIL: 6, STATUS_HARDWARE_FAIL: 1,
+           STATUS_NONE: 0}.get(code, 0)
+    return (dev << 3) | 0x01  # bit 0: measurement data ready
