@@ -166,6 +166,7 @@ class Ring:
 
     def __init__(self, d, digest=0):
         self.digest = digest  # crc32 of the ring.json bytes; the hello carries it
+        self.digest_hex = ("%08x" % digest).encode()
         try:
             t = d["track"]
             self.radius = int(t["radius_mm"])

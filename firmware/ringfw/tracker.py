@@ -1,0 +1,463 @@
+"""Sensor readings -> where the marble is -> events.
+
+Fed one reading at a time (sensor index, range, status, time). Keeps one track of the
+marble: an unwrapped angle (centidegrees, so direction and signed travel survive
+multi-turn flicks) and an angular speed, updated by an alpha-beta filter with a gate
+that throws away readings that disagree with the track. Rest is declared only after a
+still window: the readings of the last still_ms neither trend nor curve (a marble at the
+turning point of a swing on a tilted ring is almost still, but curves). Everything is
+integer and preallocated: feed() allocates nothing.
+
+Events are queued in fixed slots (kind + 6 ints) for the controller to send.
+"""
+from array import array
+
+from ringfw.compat import const, tdiff
+from ringfw import hal
+from ringfw.geometry import FULL_TURN, sdiff, wrap
+
+# event kinds
+EV_MOVING = const(1)      # a: start angle, b: direction (+1 ccw / -1 cw)
+EV_LANDED = const(2)      # a: space, b: neighbour or -1, c: angle, d: travel, e: confidence 0..100, f: blind 0/1
+EV_OFF_RING = const(3)    # a: last angle, b: travel
+EV_PLACED = const(4)      # a: space, b: angle  (marble set down / settled without a flick)
+EV_FAULT = const(5)       # a: sensor, b: reason, c: blind cd of the ring
+EV_SENSOR_OK = const(6)   # a: sensor, c: blind cd
+EV_NOT_LEVEL = const(7)   # a: low point angle, b: half swing period ms, c: swings seen
+EV_LOST = const(8)        # a: last angle  (marble taken off the ring while at rest)
+
+# fault reasons
+FAULT_SILENT = const(1)     # no answer / no reading for too long
+FAULT_HARDWARE = const(2)   # the device reports a hardware failure
+FAULT_NONSENSE = const(3)   # readings contradict the others (stuck, or impossible)
+
+# states
+_NONE = const(0)      # no marble known
+_REST = const(1)
+_MOVING = const(2)
+_SETTLING = const(3)  # reacquired after a loss, not yet still
+
+_EVQ = const(8)
+_WIN = const(256)      # still-window ring buffer (power of two)
+_WMASK = const(255)
+
+_LOST_MS = const(250)      # no reading of a tracked marble where sensors should see it
+_BLIND_MS = const(4000)    # longest a marble may stay in a blind region while moving
+_SILENT_MS = const(600)    # a sensor with no reading this long is faulty
+_STILL_T = const(250)      # cd: a reading further than this from the window mean is an outlier
+_MOVE_T = const(300)       # cd: readings this far from the rest point mean the marble moved
+_FLICK_MIN = const(300)    # cd: travel that makes a settle a landing rather than a nudge
+_SWING_MIN = const(500)    # cd: a swing at least this wide counts as a reversal
+
+
+class Tracker:
+    def __init__(self, ring):
+        self.ring = ring
+        self.side = ring.sides[0]
+        n = len(ring.sensors)
+        self.n = n
+        self.last_seen = array("i", [0] * n)      # time of last reading (any) per sensor
+        self.heard = bytearray(n)                 # has ever produced a reading
+        self.faulty = bytearray(n)
+        self.nonsense = array("i", [0] * n)       # count of readings contradicting the track
+        self.cover = bytearray(360)               # healthy sensors covering each degree
+        self.blind = 0
+        self.wt = array("i", [0] * _WIN)          # still window: reading times
+        self.wx = array("i", [0] * _WIN)          # ... and unwrapped angles
+        self.wi = 0
+        self.wn = 0
+        self.evk = bytearray(_EVQ)
+        self.eva = array("i", [0] * (_EVQ * 6))
+        self.evr = 0
+        self.evw = 0
+        self.dropped_events = 0
+        self.tilted = False
+        self.low = 0
+        self.swings_total = 0
+        self.margin = ring.margin
+        self.reset(0)
+        self._recompute_cover()
+
+    # ----- public -----
+    def reset(self, now):
+        self.state = _NONE
+        self.pos = 0
+        self.vel = 0
+        self.t = now
+        self.t_seen = now
+        self.rest = 0
+        self.start = 0
+        self.flicked = False
+        self.cand = -1
+        self.cand_t = 0
+        self.dev = 0
+        self.dev_n = 0
+        self.dev_t = now
+        self.dev_i = -1
+        self.wn = 0
+        self.turns = 0
+        self.tp_last = 0
+        self.tp_t = 0
+        self.tp_sum = 0
+        self.tp_n = 0
+        self.tp_period = 0
+        self.dir = 0
+        self.in_blind_since = -1
+
+    def begin(self, now):
+        """Start of operation: every sensor gets _SILENT_MS from now to speak."""
+        for i in range(self.n):
+            self.last_seen[i] = now
+        self.reset(now)
+
+    def set_side(self, side):
+        self.side = side
+
+    def pop(self, out):
+        """Copy the oldest event's 6 ints into out; return its kind, or 0 if none."""
+        if self.evr == self.evw:
+            return 0
+        slot = self.evr % _EVQ
+        b = slot * 6
+        for j in range(6):
+            out[j] = self.eva[b + j]
+        self.evr += 1
+        return self.evk[slot]
+
+    def feed(self, now, i, rng, status):
+        """One reading of sensor i: range in mm and a hal.STATUS_* code."""
+        self.last_seen[i] = now
+        self.heard[i] = 1
+        if status == hal.STATUS_NO_ANSWER:
+            return
+        if status == hal.STATUS_HARDWARE_FAIL:
+            self._fault(i, FAULT_HARDWARE)
+            return
+        ang = -1
+        if status == hal.STATUS_VALID and rng < hal.RANGE_OUT_OF_RANGE:
+            ang = self.ring.reading_angle(i, rng)
+        if self.faulty[i]:
+            if ang < 0 or self.state == _NONE or abs(sdiff(ang, wrap(self.pos))) < 600:
+                # the sensor answers and agrees (or sees nothing where nothing is): healthy again
+                self.nonsense[i] = 0
+                self.faulty[i] = 0
+                self._recompute_cover()
+                self._event(EV_SENSOR_OK, i, 0, self.blind, 0, 0, 0)
+            return
+        if ang < 0:
+            return
+        st = self.state
+        if st == _NONE:
+            self._acquire(now, ang)
+        elif st == _REST:
+            self._at_rest(now, i, ang)
+        else:
+            self._track(now, i, ang)
+
+    def tick(self, now):
+        """Called every loop: time-outs (marble lost, sensors silent)."""
+        for i in range(self.n):
+            if not self.faulty[i] and tdiff(now, self.last_seen[i]) > _SILENT_MS:
+                self._fault(i, FAULT_SILENT)
+        st = self.state
+        if st == _MOVING or st == _SETTLING:
+            gap = tdiff(now, self.t_seen)
+            p = wrap(self._predict(now))
+            if self.cover[p // 100] == 0:
+                # in a blind region: sensors cannot see it, so absence proves nothing yet
+                if self.in_blind_since < 0:
+                    self.in_blind_since = now
+                if tdiff(now, self.in_blind_since) > _BLIND_MS:
+                    self._land_blind(now)
+                return
+            self.in_blind_since = -1
+            if gap > _LOST_MS:
+                if st == _MOVING and self.flicked:
+                    self._event(EV_OFF_RING, wrap(self.pos), self.pos - self.start, 0, 0, 0, 0)
+                else:
+                    self._event(EV_LOST, wrap(self.pos), 0, 0, 0, 0, 0)
+                self.state = _NONE
+                self.cand = -1
+        elif st == _REST:
+            if tdiff(now, self.t_seen) > _LOST_MS and self.cover[wrap(self.rest) // 100]:
+                self._event(EV_LOST, wrap(self.rest), 0, 0, 0, 0, 0)
+                self.state = _NONE
+                self.cand = -1
+
+    def rest_angle(self):
+        """The marble's rest angle (cd), or -1 when it is not known to be at rest."""
+        return wrap(self.rest) if self.state == _REST else -1
+
+    def moving(self):
+        return self.state == _MOVING or self.state == _SETTLING
+
+    # ----- states -----
+    def _acquire(self, now, ang):
+        # two readings within 3 degrees and 150 ms: a marble, not a stray reading
+        if self.cand >= 0 and tdiff(now, self.cand_t) < 150 and abs(sdiff(ang, self.cand)) < 300:
+            self.state = _SETTLING
+            self.pos = ang
+            self.vel = 0
+            self.t = now
+            self.t_seen = now
+            self.start = ang
+            self.flicked = False
+            self.wn = 0
+            self._push(now, ang)
+        else:
+            self.cand = ang
+            self.cand_t = now
+
+    def _at_rest(self, now, i, ang):
+        d = sdiff(ang, wrap(self.rest))
+        if -_MOVE_T < d < _MOVE_T:
+            self.t_seen = now
+            self.dev_n = 0
+            self.nonsense[i] = 0
+            return
+        # Far from the rest point: the marble moved, or a stray reading. Two agreeing
+        # readings that are not one stuck sensor repeating itself = it moved.
+        self.nonsense[i] += 1
+        if self.nonsense[i] > 60:
+            self._fault(i, FAULT_NONSENSE)
+            return
+        if (self.dev_n and abs(d - self.dev) < _MOVE_T and tdiff(now, self.dev_t) < 120
+                and (i != self.dev_i or d != self.dev)):
+            for j in range(self.n):
+                self.nonsense[j] = 0
+            self.state = _MOVING
+            self.start = self.rest
+            self.flicked = True
+            self.dir = 1 if d > 0 else -1
+            self.pos = self.rest + d
+            self.vel = 0
+            self.t = now
+            self.t_seen = now
+            self.turns = 0
+            self.tp_n = 0
+            self.tp_sum = 0
+            self.tp_last = self.rest
+            self.tp_t = now
+            self.wn = 0
+            self._push(now, self.pos)
+            self._event(EV_MOVING, wrap(self.rest), self.dir, 0, 0, 0, 0)
+        else:
+            self.dev = d
+            self.dev_n = 1
+            self.dev_t = now
+            self.dev_i = i
+
+    def _predict(self, now):
+        return self.pos + self.vel * tdiff(now, self.t) // 1000
+
+    def _track(self, now, i, ang):
+        dt = tdiff(now, self.t)
+        pred = self.pos + self.vel * dt // 1000
+        r = sdiff(ang, wrap(pred))
+        v = self.vel if self.vel >= 0 else -self.vel
+        gate = 600 + v // 12 + (tdiff(now, self.t_seen) * v) // 1000
+        if r > gate or r < -gate:
+            self.nonsense[i] += 1
+            if self.nonsense[i] > 40:
+                self._fault(i, FAULT_NONSENSE)
+            return
+        if self.nonsense[i]:
+            self.nonsense[i] -= 1
+        x = pred + r
+        if dt < 1:
+            dt = 1
+        self.pos = pred + r // 2
+        nv = self.vel + (r * 250) // dt  # beta/dt in 1000ths: 1/4 of the residual rate
+        # reversal of a swing (tilted ring): record the turning point
+        if self.flicked and self.dir and nv * self.dir < -1500:
+            amp = self.pos - self.tp_last
+            if amp * self.dir > _SWING_MIN:
+                if self.turns:
+                    self.tp_sum += (self.pos + self.tp_last) // 2
+                    self.tp_n += 1
+                    self.tp_period = tdiff(now, self.tp_t)
+                self.turns += 1
+                self.tp_last = self.pos
+                self.tp_t = now
+                self.dir = -self.dir
+                if self.turns >= 2 and not self.tilted:
+                    self._report_tilt()
+                elif self.turns >= 2:
+                    self.tilted = True
+        self.vel = nv
+        self.t = now
+        self.t_seen = now
+        if not self.dir and (x - self.start > _FLICK_MIN or self.start - x > _FLICK_MIN):
+            self.dir = 1 if x > self.start else -1
+        self._push(now, x)
+        self._check_still(now)
+
+    def _report_tilt(self):
+        self.tilted = True
+        if self.tp_n:
+            self.low = wrap(self.tp_sum // self.tp_n)
+            self._event(EV_NOT_LEVEL, self.low, self.tp_period, self.turns, 0, 0, 0)
+
+    # ----- still window -----
+    def _push(self, now, x):
+        k = self.wi
+        self.wt[k] = now
+        self.wx[k] = x
+        self.wi = (k + 1) & _WMASK
+        if self.wn < _WIN:
+            self.wn += 1
+
+    def _check_still(self, now):
+        w = self.ring.still_ms_tilted if (self.tilted or self.turns) else self.ring.still_ms
+        n = self.wn
+        if n < 6:
+            return
+        # readings inside the window, newest first; the oldest must reach back the full window
+        k = (self.wi - 1) & _WMASK
+        cnt = 0
+        s = 0
+        oldest = now
+        while cnt < n:
+            age = tdiff(now, self.wt[k])
+            if age > w:
+                break
+            s += self.wx[k]
+            cnt += 1
+            oldest = self.wt[k]
+            k = (k - 1) & _WMASK
+        if cnt == n or tdiff(now, oldest) < w - 60 or cnt < 6:
+            return  # window not yet full of readings
+        m = s // cnt
+        # two passes: drop readings far from the mean (stray readings), re-centre
+        for _ in range(2):
+            k = (self.wi - 1) & _WMASK
+            s = 0
+            good = 0
+            for _j in range(cnt):
+                d = self.wx[k] - m
+                if -_STILL_T < d < _STILL_T:
+                    s += self.wx[k]
+                    good += 1
+                k = (k - 1) & _WMASK
+            if good * 10 < cnt * 8:
+                return  # too scattered: still moving
+            m = s // good
+        # thirds of the window by time: no trend (m3 - m1), no curve (m1 + m3 - 2 m2)
+        s1 = s2 = s3 = 0
+        c1 = c2 = c3 = 0
+        k = (self.wi - 1) & _WMASK
+        third = w // 3
+        for _j in range(cnt):
+            x = self.wx[k]
+            d = x - m
+            if -_STILL_T < d < _STILL_T:
+                age = tdiff(now, self.wt[k])
+                if age < third:
+                    s3 += d
+                    c3 += 1
+                elif age < 2 * third:
+                    s2 += d
+                    c2 += 1
+                else:
+                    s1 += d
+                    c1 += 1
+            k = (k - 1) & _WMASK
+        if not (c1 and c2 and c3):
+            return
+        m1 = s1 // c1
+        m2 = s2 // c2
+        m3 = s3 // c3
+        lim = 60 if w <= 600 else 25
+        if abs(m3 - m1) > lim or abs(m1 + m3 - 2 * m2) > lim:
+            return
+        # still: the rest point is the window mean (plus the small trend, towards the end)
+        self._settle(now, m + (m3 - m1) // 4, good)
+
+    def _settle(self, now, x, n):
+        self.state = _REST
+        self.rest = x
+        self.pos = x
+        self.vel = 0
+        self.t_seen = now
+        self.dev_n = 0
+        self.in_blind_since = -1
+        travel = x - self.start
+        a = wrap(x)
+        side = self.side
+        k = side.space_at(a)
+        into = wrap(a - side.start[k])
+        left = wrap(side.end[k] - a)
+        edge = into if into <= left else left
+        nb = (k - 1) % side.count if into <= left else (k + 1) % side.count
+        if self.flicked and (travel > _FLICK_MIN or travel < -_FLICK_MIN):
+            conf = 100 * edge // (self.margin * 4) if edge < self.margin * 4 else 100
+            if conf > 100:
+                conf = 100
+            if edge >= self.margin:
+                nb = -1
+            if n < 8 and conf > 50:
+                conf = 50
+            self._event(EV_LANDED, k, nb, a, travel, conf, 0)
+            if self.turns >= 2:
+                self.swings_total += 1
+        else:
+            self._event(EV_PLACED, k, a, 0, 0, 0, 0)
+        self.flicked = False
+        self.turns = 0
+
+    def _land_blind(self, now):
+        # the marble went into a region no healthy sensor sees and never came out
+        x = self._predict(self.in_blind_since)
+        self.state = _NONE
+        side = self.side
+        a = wrap(x)
+        k = side.space_at(a)
+        into = wrap(a - side.start[k])
+        nb = (k - 1) % side.count if into * 2 < wrap(side.end[k] - side.start[k]) else (k + 1) % side.count
+        self._event(EV_LANDED, k, nb, a, x - self.start, 5, 1)
+        self.flicked = False
+        self.in_blind_since = -1
+
+    # ----- sensors -----
+    def _fault(self, i, reason):
+        if self.faulty[i]:
+            return
+        self.faulty[i] = 1
+        self._recompute_cover()
+        self._event(EV_FAULT, i, reason, self.blind, 0, 0, 0)
+
+    def _recompute_cover(self):
+        cov = self.cover
+        for d in range(360):
+            cov[d] = 0
+        for i in range(self.n):
+            if self.faulty[i]:
+                continue
+            s = self.ring.sensors[i]
+            a = s.view_min
+            while a <= s.view_max:
+                d = wrap(s.angle + s.dir * a) // 100
+                if cov[d] < 255:
+                    cov[d] += 1
+                a += 100
+        b = 0
+        for d in range(360):
+            if cov[d] == 0:
+                b += 100
+        self.blind = b
+
+    def _event(self, kind, a, b, c, d, e, f):
+        if self.evw - self.evr >= _EVQ:
+            self.dropped_events += 1
+            return
+        slot = self.evw % _EVQ
+        self.evk[slot] = kind
+        base = slot * 6
+        q = self.eva
+        q[base] = a
+        q[base + 1] = b
+        q[base + 2] = c
+        q[base + 3] = d
+        q[base + 4] = e
+        q[base + 5] = f
+        self.evw += 1

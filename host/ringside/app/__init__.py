@@ -1,0 +1,1 @@
+"""Ringside host."""

@@ -1,0 +1,274 @@
+"""A simulated board: the firmware's Controller running against the simulated ring.
+
+The marble physics and the VL53L0X model (physics.py, sensors.py) stand in for the
+hardware behind the hal interfaces; the Controller is the very code the Pico runs. Time
+is virtual: advance(ms) runs as fast as the host can go. Every reading the controller
+polls (and every byte it is sent) can be recorded as a feed, which the MicroPython VM
+replays to prove the firmware emits the same bytes there.
+"""
+from __future__ import annotations
+
+import json
+import random
+from array import array
+from pathlib import Path
+
+from ringfw import geometry
+from ringfw.compat import TICKS_MASK
+from ringfw.controller import Controller
+from ringfw.wire import Encoder, LineReader, WireError, encode, parse
+
+from ringside.sim.physics import Marble, PhysicsParams
+from ringside.sim.sensors import SensorArray, SensorParams
+
+ROOT = Path(__file__).resolve().parents[3]
+DEFAULT_RING = ROOT / "hardware" / "ring.json"
+
+
+def default_ring_bytes() -> bytes:
+    return DEFAULT_RING.read_bytes()
+
+
+class _Clock:
+    def __init__(self, board):
+        self.b = board
+
+    def ticks_ms(self):
+        return self.b.now & TICKS_MASK
+
+
+class _Sensors:
+    """hal.RangeSensors over the sensor model; measures at mid-integration."""
+
+    def __init__(self, board):
+        self.b = board
+        self.count = board.model.count
+
+    def poll(self, now, ranges, statuses, fresh):
+        b = self.b
+        model = b.model
+        t = b.now
+        half = b.budget_ms / 2
+        n = 0
+        rec = b.recording
+        for i in range(self.count):
+            fresh[i] = 0
+            while model.next_due_ms(i) <= t:
+                due = model.next_due_ms(i)
+                res = model.measure(i, b.angle_at(due - half), due)
+                if res is not None:
+                    ranges[i], statuses[i] = res
+                    if not fresh[i]:
+                        n += 1
+                    fresh[i] = 1
+            if fresh[i] and rec is not None:
+                b._rec_reading(i, ranges[i], statuses[i])
+        return n
+
+
+class _Pixels:
+    def __init__(self, board, count):
+        self.count = count
+        self.frame = bytes(3 * count)
+
+    def show(self, buf):
+        self.frame = bytes(buf)
+
+
+class _Serial:
+    def __init__(self, board):
+        self.b = board
+
+    def read_into(self, buf):
+        inbox = self.b.inbox
+        n = min(len(buf), len(inbox))
+        if n:
+            buf[:n] = inbox[:n]
+            del inbox[:n]
+            if self.b.recording is not None:
+                self.b._rec_input(bytes(buf[:n]))
+        return n
+
+    def write(self, buf, n):
+        self.b.out += buf[:n]
+
+
+class _Watchdog:
+    def __init__(self):
+        self.fed = 0
+
+    def feed(self):
+        self.fed += 1
+
+
+class _Storage:
+    def __init__(self, board):
+        self.b = board
+
+    def save_ring(self, d):
+        self.b.saved_ring = json.loads(json.dumps(d))
+
+
+class SimBoard:
+    """The firmware controller on a simulated ring, in virtual time (ms)."""
+
+    def __init__(self, ring_bytes: bytes | None = None, *, seed: int = 0, tilt_deg: float = 0.0,
+                 low_deg: float | None = None, faults: dict | None = None,
+                 sensor_params: SensorParams | None = None,
+                 physics_params: PhysicsParams | None = None, loop_ms: int = 4,
+                 record: bool = False, start_ms: int = 0):
+        self.ring_bytes = ring_bytes if ring_bytes is not None else default_ring_bytes()
+        self.ring_dict = json.loads(self.ring_bytes)
+        self.seed = seed
+        master = random.Random(seed)
+        if low_deg is None:
+            low_deg = master.uniform(0, 360)
+        self.tilt_deg = tilt_deg
+        self.low_deg = low_deg
+        self.marble = Marble(self.ring_dict, params=physics_params, tilt_deg=tilt_deg,
+                             low_deg=low_deg, rng=random.Random(master.getrandbits(32)))
+        self.model = SensorArray(self.ring_dict, params=sensor_params,
+                                 rng=random.Random(master.getrandbits(32)), faults=faults)
+        self.budget_ms = float(self.ring_dict.get("sensor_timing", {}).get("budget_ms", 33))
+        self.loop_ms = loop_ms
+        self.now = start_ms
+        self._hist = [None] * 128          # marble angle for each of the last 128 ms
+        self.inbox = bytearray()
+        self.out = bytearray()
+        self._out_read = 0
+        self._reader = LineReader()
+        self.frames: list[tuple[int, str, dict]] = []   # (time ms, kind, fields) as sent
+        self.bad_lines = 0
+        self.recording = [] if record else None
+        self._rec_step = None
+        self.saved_ring = None
+        self._host_enc = Encoder()
+        self.fw_ring = geometry.loads(self.ring_bytes)
+        self.pixels = _Pixels(self, self.fw_ring.led_count)
+        self.watchdog = _Watchdog()
+        self._record_hist()
+        self.controller = self._boot()
+
+    def _boot(self):
+        return Controller(self.fw_ring, _Clock(self), _Sensors(self), self.pixels, _Serial(self),
+                          self.watchdog, _Storage(self))
+
+    # ----- the marble -----
+    def place(self, angle_deg: float) -> None:
+        self.marble.place(angle_deg)
+        self._record_hist()
+
+    def flick(self, speed_mm_s: float) -> None:
+        self.marble.flick(speed_mm_s)
+
+    def angle_at(self, t_ms: float):
+        """The marble's position (deg) at a recent time, or None when it is off the ring."""
+        k = int(t_ms)
+        if k > self.now:
+            k = self.now
+        if k < self.now - 127:
+            k = self.now - 127
+        return self._hist[k % 128]
+
+    def _record_hist(self):
+        m = self.marble
+        self._hist[self.now % 128] = m.position_deg if m.on_ring else None
+
+    # ----- host side of the serial line -----
+    def send(self, kind: str, **fields) -> None:
+        """Queue a command frame for the board, as a host would send it."""
+        self.inbox += encode(self._host_enc, kind, fields)
+
+    def send_bytes(self, data: bytes) -> None:
+        self.inbox += data
+
+    # ----- time -----
+    def advance(self, ms: int, until=None) -> None:
+        """Run ms of virtual time: physics every ms, the controller every loop_ms.
+
+        until(frame) -> bool stops early after a matching frame."""
+        end = self.now + ms
+        ctl = self.controller
+        m = self.marble
+        while self.now < end:
+            for _ in range(self.loop_ms):
+                if not m.at_rest or m.speed_mm_s:
+                    m.step(1.0)
+                self.now += 1
+                self._record_hist()
+            if self.recording is not None:
+                self._rec_begin()
+            ctl.step(self.now & TICKS_MASK)
+            if len(self.out) != self._out_read and self._collect(until):
+                return
+
+    def _collect(self, until):
+        new = self.out[self._out_read:]
+        self._out_read = len(self.out)
+        self._reader.feed(new)
+        hit = False
+        while True:
+            line = self._reader.next_line()
+            if line is None:
+                return hit
+            try:
+                _, kind, fields = parse(line)
+            except WireError:
+                self.bad_lines += 1
+                continue
+            fr = (self.now, kind, fields)
+            self.frames.append(fr)
+            if until is not None and until(fr):
+                hit = True
+
+    def run_flick(self, speed_mm_s: float, timeout_ms: int = 20000):
+        """Flick and wait for the board's verdict; returns (frame or None, true rest time or None)."""
+        self.flick(speed_mm_s)
+        start = len(self.frames)
+        rest_t = None
+
+        def done(fr):
+            return fr[1] in ("landed", "off_ring")
+
+        t_end = self.now + timeout_ms
+        while self.now < t_end:
+            self.advance(self.loop_ms, until=done)
+            if rest_t is None and self.marble.at_rest and self.marble.on_ring:
+                rest_t = self.now
+            elif not self.marble.at_rest:
+                rest_t = None
+            for fr in self.frames[start:]:
+                if fr[1] in ("landed", "off_ring"):
+                    return fr, rest_t
+        return None, rest_t
+
+    def frames_of(self, kind: str, since: int = 0):
+        return [f for f in self.frames[since:] if f[1] == kind]
+
+    # ----- recording (feeds for the MicroPython VM) -----
+    def _rec_begin(self):
+        self._rec_step = [self.now & TICKS_MASK, [], b""]
+        self.recording.append(self._rec_step)
+
+    def _rec_reading(self, i, r, st):
+        self._rec_step[1].append((i, r, st))
+
+    def _rec_input(self, data):
+        self._rec_step[2] += data
+
+    def feed_bytes(self) -> bytes:
+        """The recording as a flat little-endian int32 stream (see ringfw/replay.py)."""
+        out = array("i")
+        for now, readings, data in self.recording:
+            out.append(now)
+            out.append(len(readings))
+            out.append(len(data))
+            for i, r, st in readings:
+                out.extend((i, r, st))
+            padded = data + b"\0" * (-len(data) % 4)
+            tail = array("i")
+            tail.frombytes(padded)
+            out.extend(tail)
+        if out.itemsize != 4:
+            raise RuntimeError("int32 arrays required")
+        return out.tobytes()

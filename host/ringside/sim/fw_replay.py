@@ -1,0 +1,149 @@
+"""Replay a recorded feed through the firmware Controller.
+
+This file runs under CPython AND inside the MicroPython VM (it is mounted there with the
+firmware), so it keeps to the subset both share. The feed is a little-endian int32
+stream, one record per controller step:
+
+    now, n_readings, n_input_bytes, (sensor, range, status) * n_readings, input bytes padded to 4
+
+Everything the controller writes to its serial port is collected, byte for byte. With
+lock_heap, every controller.step runs under micropython.heap_lock(): an allocation there
+raises MemoryError and is counted in step_allocations.
+"""
+from array import array
+
+
+class _Clock:
+    def __init__(self):
+        self.now = 0
+
+    def ticks_ms(self):
+        return self.now
+
+
+class _Sensors:
+    def __init__(self, n):
+        self.count = n
+        self.ids = array("i", [0] * n)
+        self.r = array("i", [0] * n)
+        self.st = array("i", [0] * n)
+        self.k = 0
+
+    def poll(self, now, ranges, statuses, fresh):
+        for i in range(self.count):
+            fresh[i] = 0
+        for j in range(self.k):
+            i = self.ids[j]
+            ranges[i] = self.r[j]
+            statuses[i] = self.st[j]
+            fresh[i] = 1
+        return self.k
+
+
+class _Serial:
+    def __init__(self, cap):
+        self.out = bytearray(cap)
+        self.n = 0
+        self.inb = bytearray(256)
+        self.in_n = 0
+        self.overflow = 0
+
+    def read_into(self, buf):
+        n = self.in_n
+        if n > len(buf):
+            n = len(buf)
+        for j in range(n):
+            buf[j] = self.inb[j]
+        self.in_n = 0
+        return n
+
+    def write(self, buf, n):
+        o = self.out
+        p = self.n
+        if p + n > len(o):
+            self.overflow += 1
+            return
+        for j in range(n):
+            o[p + j] = buf[j]
+        self.n = p + n
+
+
+class _Pixels:
+    def __init__(self):
+        self.count = 0
+
+    def show(self, buf):
+        pass
+
+
+class _Watchdog:
+    def feed(self):
+        pass
+
+
+def replay(ring, feed_path, out_cap=65536, lock_heap=False, steps_limit=-1):
+    """Run the controller over a feed file. Returns (output bytearray, length, stats dict)."""
+    from ringfw.controller import Controller
+    micropython = None
+    if lock_heap:
+        import micropython
+    n = len(ring.sensors)
+    clock = _Clock()
+    sens = _Sensors(n)
+    ser = _Serial(out_cap)
+    hdr = array("i", [0, 0, 0])
+    rec = array("i", [0] * (3 * n))
+    inwords = array("i", [0] * 64)
+    f = open(feed_path, "rb")
+    # the first record's time is the boot time
+    if f.readinto(hdr) != 12:
+        raise ValueError("empty feed")
+    clock.now = hdr[0]
+    ctl = Controller(ring, clock, sens, _Pixels(), ser, _Watchdog())
+    steps = 0
+    allocs = 0
+    while True:
+        k = hdr[1]
+        if k > n:
+            raise ValueError("corrupt feed")
+        if k:
+            mv = memoryview(rec)
+            f.readinto(mv[0:3 * k])
+            for j in range(k):
+                sens.ids[j] = rec[3 * j]
+                sens.r[j] = rec[3 * j + 1]
+                sens.st[j] = rec[3 * j + 2]
+        sens.k = k
+        nb = hdr[2]
+        if nb:
+            words = (nb + 3) // 4
+            if words > 64:
+                raise ValueError("corrupt feed")
+            mv = memoryview(inwords)
+            f.readinto(mv[0:words])
+            raw = bytes(inwords)
+            for j in range(nb):
+                ser.inb[j] = raw[j]
+            ser.in_n = nb
+        clock.now = hdr[0]
+        if micropython is not None:
+            micropython.heap_lock()
+            try:
+                ctl.step(hdr[0])
+            except MemoryError:
+                allocs += 1
+            micropython.heap_unlock()
+            if ctl.errors:
+                allocs += ctl.errors  # a MemoryError caught inside step is an allocation too
+                ctl.errors = 0
+        else:
+            ctl.step(hdr[0])
+        steps += 1
+        if steps == steps_limit:
+            break
+        if f.readinto(hdr) != 12:
+            break
+    f.close()
+    stats = {"steps": steps, "step_allocations": allocs, "out_overflow": ser.overflow,
+             "errors": ctl.errors}
+    return ser.out, ser.n, stats
