@@ -1,0 +1,279 @@
+"""Reading-level VL53L0X model of the ring simulator (host/ringside/sim/sensors.py)."""
+import copy
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from ringfw.hal import (RANGE_NO_TARGET, RANGE_OUT_OF_RANGE, STATUS_NO_ANSWER, STATUS_PHASE_FAIL,
+                        STATUS_SIGMA_FAIL, STATUS_SIGNAL_FAIL, STATUS_VALID)
+from ringside.sim.sensors import SensorArray, SensorParams
+
+RING = json.loads((Path(__file__).resolve().parents[2] / "hardware" / "ring.json").read_text())
+R = RING["track"]["radius_mm"]
+MARBLE_R = RING["track"]["marble_diameter_mm"] / 2
+
+
+def chord_range(d_deg):
+    return 2 * R * math.sin(math.radians(d_deg) / 2) - MARBLE_R
+
+
+def readings(arr, i, angle, n):
+    """n measurements of sensor i with the marble fixed at angle, each when it falls due."""
+    out = []
+    for _ in range(n):
+        t = arr.next_due_ms(i)
+        out.append(arr.measure(i, angle, t))
+    return out
+
+
+def mean_sd(xs):
+    m = sum(xs) / len(xs)
+    return m, math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+
+
+# --- what a sensor sees -------------------------------------------------------------
+
+def test_visibility_window_follows_ring_json():
+    arr = SensorArray(RING, rng=1)
+    s0 = RING["sensors"][0]
+    a, (near, far) = s0["angle_deg"], s0["view_deg"]
+    assert arr.true_offset_deg(0, a + near) == pytest.approx(near)
+    assert arr.true_offset_deg(0, a + far) == pytest.approx(far)
+    assert arr.true_offset_deg(0, a + 30.0) == pytest.approx(30.0)
+    assert arr.true_offset_deg(0, a + 30.0 + 720.0) == pytest.approx(30.0)  # unwrapped angles
+    for off in (near - 0.1, far + 0.1, 0.0, -20.0, 180.0):
+        assert arr.true_offset_deg(0, a + off) is None
+        assert arr.true_range_mm(0, a + off) is None
+    assert arr.true_offset_deg(0, None) is None
+    # the window wraps through 0 degrees (sensor 11 at 345 sees 353..31)
+    assert arr.true_offset_deg(11, 10.0) == pytest.approx(25.0)
+    # a sensor aimed clockwise looks towards decreasing angles
+    ring = copy.deepcopy(RING)
+    ring["sensors"][0]["aim"] = "cw"
+    cw = SensorArray(ring, rng=1)
+    assert cw.true_offset_deg(0, a - 30.0) == pytest.approx(30.0)
+    assert cw.true_offset_deg(0, a + 30.0) is None
+
+
+def test_range_is_chord_minus_marble_radius():
+    arr = SensorArray(RING, rng=1)
+    a = RING["sensors"][3]["angle_deg"]
+    for d in (8.0, 20.0, 33.3, 46.0):
+        assert arr.true_range_mm(3, a + d) == pytest.approx(chord_range(d))
+    assert arr.window_range_mm(3) == pytest.approx((chord_range(8.0), chord_range(46.0)))
+    assert chord_range(30.0) == pytest.approx(85.17, abs=0.01)  # 2*180*sin(15) - 8
+
+
+def test_ideal_sensor_reads_the_true_range():
+    arr = SensorArray(RING, params=SensorParams.ideal(), rng=2)
+    a = RING["sensors"][5]["angle_deg"]
+    for d in (9.0, 27.5, 45.0):
+        for r in readings(arr, 5, a + d, 5):
+            assert r == (round(chord_range(d)), STATUS_VALID)
+
+
+def test_windows_cover_the_whole_ring():
+    arr = SensorArray(RING, rng=1)
+    seen = []
+    for k in range(3600):
+        angle = k / 10.0
+        seen.append(sum(1 for i in range(arr.count) if arr.true_offset_deg(i, angle) is not None))
+    assert min(seen) >= 1  # no blind spot anywhere on the track
+    assert max(seen) == 2  # neighbours overlap, so a marble is handed over, not lost
+
+
+def _fov_visible_interval(fov_deg, near, far, step=0.05):
+    """D where the marble centre is inside the cone of a sensor on the track centreline whose
+    axis points at the middle of its window (the chord to D makes D/2 with the tangent)."""
+    axis = (near + far) / 4.0
+    ds = [k * step for k in range(1, int(179 / step))]
+    inside = [d for d in ds if abs(d / 2.0 - axis) <= fov_deg / 2.0 and chord_range(d) > 0]
+    return inside[0], inside[-1]
+
+
+def test_ring_json_window_fits_the_field_of_view():
+    # The window is a design choice (docs/simulator.md); this checks it is one the optics allow.
+    for s in RING["sensors"]:
+        near, far = s["view_deg"]
+        lo, hi = _fov_visible_interval(s["fov_deg"], near, far)
+        assert lo <= near and far <= hi
+        assert hi - far >= 3.0  # margin at the far edge for the marble's size and mounting
+        assert chord_range(near) > 10.0  # the marble has passed the sensor's face
+    t = RING["track"]
+    assert t["beam_height_mm"] > t["inner_lip_mm"]  # the beam clears the lip
+
+
+# --- noise ----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("d", [12.0, 45.0])
+def test_noise_sigma_and_bias_match_the_requirement(d):
+    p = SensorParams(outlier_rate=0.0, silent_wrong_rate=0.0, dropout_rate=0.0)
+    arr = SensorArray(RING, params=p, rng=7)
+    i = 2
+    a = RING["sensors"][i]["angle_deg"]
+    true = chord_range(d)
+    vals = [r for r, s in readings(arr, i, a + d, 6000)]
+    m, sd = mean_sd(vals)
+    sigma_req = max(1.5, 0.015 * true)
+    assert sd >= 0.97 * sigma_req  # never kinder than the requirement
+    assert sd <= 1.1 * math.sqrt(sigma_req ** 2 + 1 / 12)  # + integer rounding
+    assert m == pytest.approx(arr.scale[i] * true + arr.bias_mm[i], abs=0.15)
+
+
+def test_bias_and_scale_are_per_sensor_ground_truth():
+    arr = SensorArray(RING, rng=3)
+    assert len(arr.bias_mm) == len(arr.scale) == arr.count == len(RING["sensors"])
+    assert all(-10.0 <= b <= 10.0 for b in arr.bias_mm)
+    assert all(0.99 <= s <= 1.01 for s in arr.scale)
+    assert max(arr.bias_mm) - min(arr.bias_mm) > 5.0  # drawn, not zero
+    assert len(set(arr.bias_mm)) == arr.count
+    big = SensorArray(RING, rng=4, params=SensorParams(bias_max_mm=0.0, scale_err_max=0.0))
+    assert big.bias_mm == [0.0] * big.count and big.scale == [1.0] * big.count
+
+
+def test_bad_readings_come_at_their_rates():
+    arr = SensorArray(RING, rng=11)
+    n = 0
+    drop = fail = 0
+    for i in range(arr.count):
+        angle = RING["sensors"][i]["angle_deg"] + 25.0
+        for r in readings(arr, i, angle, 10000):
+            n += 1
+            if r is None:
+                drop += 1
+            elif r[1] != STATUS_VALID:
+                assert r[1] in (STATUS_SIGNAL_FAIL, STATUS_PHASE_FAIL, STATUS_SIGMA_FAIL)
+                assert 0 <= r[0] <= 8191
+                fail += 1
+    assert drop / n == pytest.approx(0.002, abs=0.0007)
+    assert fail / n == pytest.approx(0.01, abs=0.0015)
+
+
+def test_no_target_codes_and_silent_wrong_readings():
+    arr = SensorArray(RING, rng=12)
+    n = valid = no_target = 0
+    for i in range(arr.count):
+        lo, hi = arr.window_range_mm(i)
+        for r in readings(arr, i, None, 10000):
+            if r is None:
+                continue
+            n += 1
+            if r[1] == STATUS_VALID:  # nothing in view: every valid reading is a silent wrong one
+                valid += 1
+                assert lo - 1 <= r[0] <= hi + 1
+            elif r[0] in (RANGE_OUT_OF_RANGE, RANGE_NO_TARGET):
+                assert r[1] in (STATUS_PHASE_FAIL, STATUS_SIGNAL_FAIL)
+                no_target += 1
+    assert valid / n == pytest.approx(0.005, abs=0.0012)
+    assert no_target / n > 0.98
+    # a marble outside this sensor's window is no target either
+    arr2 = SensorArray(RING, params=SensorParams.ideal(), rng=1)
+    r, s = arr2.measure(0, RING["sensors"][0]["angle_deg"] + 90.0, arr2.next_due_ms(0))
+    assert r in (RANGE_OUT_OF_RANGE, RANGE_NO_TARGET) and s in (STATUS_PHASE_FAIL, STATUS_SIGNAL_FAIL)
+
+
+# --- timing ---------------------------------------------------------------------------
+
+def test_measurements_every_33_ms_with_jitter_and_random_phases():
+    arr = SensorArray(RING, rng=5)
+    phases = [arr.next_due_ms(i) for i in range(arr.count)]
+    assert all(0.0 <= ph < 33.0 for ph in phases)
+    assert max(phases) - min(phases) > 10.0  # not all in step
+    gaps = []
+    for i in range(arr.count):
+        prev = arr.next_due_ms(i)
+        for _ in range(500):
+            arr.measure(i, None, prev)
+            nxt = arr.next_due_ms(i)
+            gaps.append(nxt - prev)
+            prev = nxt
+    assert all(32.5 - 1e-9 <= g <= 33.5 + 1e-9 for g in gaps)
+    m, sd = mean_sd(gaps)
+    assert m == pytest.approx(33.0, abs=0.02)
+    assert sd == pytest.approx(1.0 / math.sqrt(12), rel=0.1)  # uniform +-0.5 ms
+
+
+def test_measure_before_due_is_refused_and_a_late_caller_skips_ahead():
+    arr = SensorArray(RING, rng=6)
+    due = arr.next_due_ms(0)
+    with pytest.raises(ValueError, match="not due"):
+        arr.measure(0, None, due - 5.0)
+    arr.measure(0, None, due + 200.0)  # 200 ms late: the missed results were overwritten
+    assert due + 200.0 < arr.next_due_ms(0) <= due + 200.0 + 33.5
+
+
+# --- faults ---------------------------------------------------------------------------
+
+def test_faults_dead_stuck_noisy_and_repair():
+    arr = SensorArray(RING, rng=8, faults={1: "dead", 2: "stuck"})
+    a1 = RING["sensors"][1]["angle_deg"] + 20.0
+    assert all(r == (0, STATUS_NO_ANSWER) for r in readings(arr, 1, a1, 300))
+    a2 = RING["sensors"][2]["angle_deg"]
+    stuck = readings(arr, 2, a2 + 20.0, 100) + readings(arr, 2, None, 100) + \
+        readings(arr, 2, a2 + 40.0, 100)
+    assert all(r == (arr.stuck_mm[2], STATUS_VALID) for r in stuck)
+    lo, hi = arr.window_range_mm(2)
+    assert lo <= arr.stuck_mm[2] <= hi
+    # noisy: ten times the noise
+    p = SensorParams(outlier_rate=0.0, silent_wrong_rate=0.0, dropout_rate=0.0)
+    arr = SensorArray(RING, params=p, rng=9)
+    a = RING["sensors"][4]["angle_deg"] + 20.0
+    _, sd_ok = mean_sd([r for r, _ in readings(arr, 4, a, 3000)])
+    arr.set_fault(4, "noisy")
+    _, sd_noisy = mean_sd([r for r, _ in readings(arr, 4, a, 3000)])
+    assert sd_noisy / sd_ok == pytest.approx(10.0, rel=0.15)
+    arr.set_fault(4, None)
+    _, sd_back = mean_sd([r for r, _ in readings(arr, 4, a, 3000)])
+    assert sd_back == pytest.approx(sd_ok, rel=0.15)
+    with pytest.raises(ValueError, match="unknown sensor fault"):
+        arr.set_fault(4, "melted")
+    with pytest.raises(ValueError, match="no sensor"):
+        arr.set_fault(99, "dead")
+
+
+# --- determinism ----------------------------------------------------------------------
+
+def _sweep(arr, t_end=3000.0):
+    out = []
+    t = 0.0
+    while t < t_end:
+        for i in range(arr.count):
+            if arr.next_due_ms(i) <= t:
+                out.append((i, t, arr.measure(i, (t * 0.05) % 360.0, t)))
+        t += 1.0
+    return out
+
+
+def test_same_seed_same_readings():
+    a = SensorArray(RING, rng=random.Random(21))
+    b = SensorArray(RING, rng=random.Random(21))
+    c = SensorArray(RING, rng=random.Random(22))
+    assert a.bias_mm == b.bias_mm
+    sa, sb, sc = _sweep(a), _sweep(b), _sweep(c)
+    assert sa == sb
+    assert sa != sc
+    assert len(sa) > 1000
+
+
+def test_one_sensor_does_not_disturb_another():
+    a = SensorArray(RING, rng=30)
+    b = SensorArray(RING, rng=30)
+    ang = RING["sensors"][0]["angle_deg"] + 20.0
+    ra = readings(a, 0, ang, 200)
+    rb = []
+    for _ in range(200):
+        readings(b, 1, None, 3)  # reading sensor 1 more often must not change sensor 0
+        rb += readings(b, 0, ang, 1)
+    assert ra == rb
+
+
+def test_bad_ring_is_rejected_clearly():
+    with pytest.raises(ValueError, match="marble_diameter_mm"):
+        SensorArray({"track": {"radius_mm": 180}, "sensors": []})
+    ring = copy.deepcopy(RING)
+    ring["sensors"][0]["view_deg"] = [50, 10]
+    with pytest.raises(ValueError, match="sensor 0"):
+        SensorArray(ring)
