@@ -1,0 +1,381 @@
+"""The Raspberry Pi Pico (RP2040) behind the hal interfaces (see ringfw.hal).
+
+    ring = geometry.load("ring.json")
+    clock = Clock()
+    sensors = RangeSensors(ring)            # XSHUT sequencing, addresses, driver init
+    pixels = Pixels(ring)                   # MicroPython's neopixel on leds.pin
+    serial = Serial()                       # USB CDC, never blocks
+    watchdog = Watchdog()                   # machine.WDT, started here
+    ctl = Controller(ring, clock, sensors, pixels, serial, watchdog, Storage())
+    while not released():
+        now = clock.ticks_ms()
+        boot_grace(now)
+        ctl.step(now)
+
+Everything a ring needs comes from ring.json: "pins" (i2c_id, sda, scl), every sensor's
+xshut_pin and i2c_address, sensor_timing (budget_ms, i2c_hz) and leds (pin, count).
+The VL53L0X are initialised by the genuine Adafruit driver through ringfw.busio_shim; the
+per-sample path reads their result registers directly, allocating nothing.
+See docs/board.md for the reasons.
+"""
+import sys
+import time
+
+import machine
+import micropython
+from array import array
+
+from ringfw.compat import const, tadd, tdiff, TICKS_MASK
+from ringfw import hal
+
+try:
+    _ticks = time.ticks_ms
+    _sleep_ms = time.sleep_ms
+except AttributeError:  # CPython (tests with ringside.sim.vl53l0x_regs.fake_modules)
+    def _ticks():
+        return int(time.monotonic() * 1000) & TICKS_MASK
+
+    def _sleep_ms(ms):
+        time.sleep(ms / 1000)
+
+DEFAULT_ADDRESS = const(0x29)
+_REG_SYSTEM_INTERRUPT_CLEAR = const(0x0B)
+_REG_RESULT_INTERRUPT_STATUS = const(0x13)
+_BURST = const(13)              # 0x13 interrupt status, 0x14 range status .. 0x1E-0x1F range
+_RETRY_MS = const(2)            # a due sensor that was not ready yet is asked again after this
+_STALL_BUDGETS = const(8)       # no result for this many budgets = the sensor stopped answering
+_XSHUT_LOW_MS = const(10)       # all sensors held in reset this long
+_BOOT_MS = const(3)             # VL53L0X boot after XSHUT rises (datasheet tBOOT <= 1.2 ms)
+_MIN_BUDGET_MS = const(20)      # the driver refuses budgets below 20 ms
+_MAX_BUDGET_MS = const(1000)
+
+GRACE_MS = const(3000)          # Ctrl-C works this long after boot, then it is data
+WDT_TIMEOUT_MS = const(5000)    # RP2040 maximum is 8388 ms
+# RP2040 WATCHDOG CTRL register, atomic-clear alias (base 0x40058000 + 0x3000), and its
+# ENABLE bit 30. Plain ints: both exceed MicroPython's small-int range, which const() needs.
+_WDT_CTRL_CLR = 0x4005B000
+_WDT_ENABLE = 1 << 30
+
+_MAX_IO_TIMEOUT_S = 0.5         # longest a driver busy-wait may spin during init
+
+
+class Clock:
+    """hal Clock: ticks_ms() -> ms, wrapping at 2**30 like compat.tdiff expects."""
+
+    def ticks_ms(self):
+        return _ticks() & TICKS_MASK
+
+
+class RangeSensors:
+    """hal RangeSensors for every VL53L0X in ring.json, on one machine.I2C bus.
+
+    RangeSensors(ring, i2c=None, io_timeout_s=0.5, log=print)
+        ring: geometry.Ring. i2c: a machine.I2C (default: built from ring.json "pins" and
+        sensor_timing.i2c_hz). log(msg) reports each sensor's init result.
+
+    After construction: count, ok (bytearray, 1 = initialised), errors (list of str, ""
+    when ok), budget_ms. A sensor that failed init is held in shutdown and polls as
+    STATUS_NO_ANSWER once per budget; the others keep working.
+    """
+
+    def __init__(self, ring, i2c=None, io_timeout_s=_MAX_IO_TIMEOUT_S, log=print):
+        raw = ring.raw
+        timing = raw.get("sensor_timing", {})
+        budget = int(timing.get("budget_ms", 33))
+        if not _MIN_BUDGET_MS <= budget <= _MAX_BUDGET_MS:
+            raise ValueError("ring.json sensor_timing.budget_ms must be %d..%d, not %d"
+                             % (_MIN_BUDGET_MS, _MAX_BUDGET_MS, budget))
+        self.budget_ms = budget
+        self._stall_ms = budget * _STALL_BUDGETS
+        if i2c is None:
+            pins = raw.get("pins", {})
+            i2c = machine.I2C(int(pins.get("i2c_id", 0)), scl=machine.Pin(int(pins.get("scl", 1))),
+                              sda=machine.Pin(int(pins.get("sda", 0))),
+                              freq=int(timing.get("i2c_hz", 400000)))
+        self._i2c = i2c
+        sensors = ring.sensors
+        n = len(sensors)
+        self.count = n
+        self.ok = bytearray(n)
+        self.errors = [""] * n
+        self.addresses = bytearray(n)
+        self._due = array("i", [0] * n)
+        self._last = array("i", [0] * n)    # time of the last result (or stall report)
+        self._buf = bytearray(_BURST)
+        self._clear = bytearray(1)
+        self._clear[0] = 0x01
+        self._started = False
+        self.drivers = [None] * n
+        self._log = log
+        self._init_all(sensors, io_timeout_s)
+
+    # ----- init: XSHUT sequencing and the genuine driver -----
+    def _init_all(self, sensors, io_timeout_s):
+        from ringfw import busio_shim
+        import adafruit_vl53l0x
+        busio_shim.patch_driver_time(adafruit_vl53l0x)
+        bus = busio_shim.I2C(self._i2c)
+        seen = {}
+        pins = [None] * self.count
+        for s in sensors:  # every sensor with an XSHUT line into reset first
+            if s.xshut_pin >= 0:
+                pins[s.index] = machine.Pin(s.xshut_pin, machine.Pin.OUT, value=0)
+        _sleep_ms(_XSHUT_LOW_MS)
+        # A sensor without an XSHUT line is always on, so it must move off 0x29 while all
+        # the others are still in reset: it goes first. Only one such sensor can work.
+        order = [s for s in sensors if s.xshut_pin < 0] + [s for s in sensors if s.xshut_pin >= 0]
+        always_on = 0
+        for s in order:
+            i = s.index
+            addr = s.address
+            self.addresses[i] = addr
+            why = ""
+            if addr in seen:
+                why = "address 0x%02x already taken by sensor %d" % (addr, seen[addr])
+            elif not 0x08 <= addr <= 0x77 or addr == DEFAULT_ADDRESS:
+                why = "address 0x%02x is not a usable 7-bit address (not 0x29)" % addr
+            elif s.xshut_pin < 0:
+                always_on += 1
+                if always_on > 1:
+                    why = "no xshut_pin, and another sensor without one came first"
+            if not why:
+                seen[addr] = i
+                why = self._init_one(bus, adafruit_vl53l0x, s, pins[i], io_timeout_s)
+            if why:
+                self.errors[i] = why
+                self._log("sensor %d: FAILED: %s" % (i, why))
+            else:
+                self.ok[i] = 1
+                self._log("sensor %d: ok at 0x%02x" % (i, addr))
+
+    def _init_one(self, bus, driver_mod, s, pin, io_timeout_s):
+        """Bring one sensor up at its address; returns "" or why it failed."""
+        if pin is not None:
+            pin.value(1)
+            _sleep_ms(_BOOT_MS)
+        try:
+            dev = driver_mod.VL53L0X(bus, DEFAULT_ADDRESS, io_timeout_s)
+            dev.set_address(s.address)
+            dev.measurement_timing_budget = self.budget_ms * 1000
+            dev.start_continuous()
+        except Exception as e:  # OSError, RuntimeError (timeout, IDs), ValueError (no ACK)
+            if pin is not None:
+                pin.value(0)  # back into reset, off 0x29, so the next sensor can come up
+            return "%s: %s" % (type(e).__name__, e)
+        self.drivers[s.index] = dev
+        return ""
+
+    # ----- the per-sample path: allocates nothing -----
+    def poll(self, now, ranges, statuses, fresh):
+        """hal RangeSensors.poll: read every sensor whose measurement is due."""
+        if not self._started:
+            self._started = True
+            for i in range(self.count):
+                self._due[i] = now
+                self._last[i] = now
+        n = 0
+        buf = self._buf
+        i2c = self._i2c
+        for i in range(self.count):
+            fresh[i] = 0
+            if tdiff(now, self._due[i]) < 0:
+                continue
+            if not self.ok[i]:
+                ranges[i] = hal.RANGE_NO_TARGET
+                statuses[i] = hal.STATUS_NO_ANSWER
+                fresh[i] = 1
+                n += 1
+                self._due[i] = tadd(now, self.budget_ms)
+                continue
+            addr = self.addresses[i]
+            try:
+                i2c.readfrom_mem_into(addr, _REG_RESULT_INTERRUPT_STATUS, buf)
+                if (buf[0] & 0x07) == 0:  # measurement not ready yet
+                    if tdiff(now, self._last[i]) >= self._stall_ms:
+                        self._last[i] = now
+                        ranges[i] = hal.RANGE_NO_TARGET
+                        statuses[i] = hal.STATUS_NO_ANSWER
+                        fresh[i] = 1
+                        n += 1
+                    self._due[i] = tadd(now, _RETRY_MS)
+                    continue
+                st = hal.decode_range_status(buf[1])
+                r = (buf[11] << 8) | buf[12]
+                i2c.writeto_mem(addr, _REG_SYSTEM_INTERRUPT_CLEAR, self._clear)
+            except OSError:
+                ranges[i] = hal.RANGE_NO_TARGET
+                statuses[i] = hal.STATUS_NO_ANSWER
+                fresh[i] = 1
+                n += 1
+                self._due[i] = tadd(now, self.budget_ms)
+                continue
+            if r >= hal.RANGE_OUT_OF_RANGE and st == hal.STATUS_VALID:
+                st = hal.STATUS_SIGNAL_FAIL  # 8190/8191 mean "nothing in view", never a distance
+            ranges[i] = r
+            statuses[i] = st
+            fresh[i] = 1
+            n += 1
+            self._last[i] = now
+            self._due[i] = tadd(now, self.budget_ms)
+        return n
+
+
+class Pixels:
+    """hal Pixels on MicroPython's neopixel (micropython-lib, frozen into the rp2 port).
+
+    Pixels(ring) uses ring.json leds.pin and leds.count; Pixels(pin=22, count=60) without
+    a ring (main.py's fault blink). show(buf): buf is bytearray(3 * count) in G R B order,
+    the very layout neopixel keeps in np.buf, so the buffer becomes np.buf (no copy, no
+    allocation) and np.write() clocks it out (~30 us per LED, interrupts off).
+    """
+
+    def __init__(self, ring=None, pin=22, count=60):
+        import neopixel
+        if ring is not None:
+            leds = ring.raw.get("leds", {})
+            pin = int(leds.get("pin", pin))
+            count = ring.led_count
+        self.count = count
+        self._np = neopixel.NeoPixel(machine.Pin(pin), count)
+
+    def show(self, buf):
+        np = self._np
+        if np.buf is not buf:
+            if len(buf) != 3 * self.count:
+                raise ValueError("pixel buffer must be 3 * count bytes")
+            np.buf = buf
+        np.write()
+
+
+class Serial:
+    """hal Serial over USB CDC: sys.stdin.buffer / sys.stdout.buffer.
+
+    Serial(stream_in=None, stream_out=None, poll_target=None): the defaults are the USB
+    console; tests pass pipes. read_into(buf) polls with select (ipoll: allocation-free)
+    before every byte, so it never waits for a byte that has not arrived.
+    write(buf, n) sends the first n bytes with MicroPython's stream write(buf, max_len),
+    which writes a prefix without slicing or allocating (the documented equivalent of
+    pre-sliced memoryviews); on a stream without it (CPython) a memoryview slice is used.
+    USB CDC writes give up after 500 ms if the host does not read (rp2 port), so a
+    stalled host cannot hang the loop past the watchdog.
+    """
+
+    def __init__(self, stream_in=None, stream_out=None, poll_target=None):
+        import select
+        if stream_in is None:
+            stream_in = sys.stdin.buffer
+            poll_target = sys.stdin
+        if stream_out is None:
+            stream_out = sys.stdout.buffer
+        if poll_target is None:
+            poll_target = stream_in
+        self._in = stream_in
+        self._out = stream_out
+        self._one = bytearray(1)
+        self._pollin = select.POLLIN
+        p = select.poll()
+        p.register(poll_target, select.POLLIN)
+        self._poll = p
+        self._ipoll = getattr(p, "ipoll", None)
+        self._prefix_write = sys.implementation.name == "micropython"
+
+    def _ready(self):
+        if self._ipoll is not None:
+            for _obj, ev in self._ipoll(0):
+                return ev & self._pollin
+            return 0
+        for _fd, ev in self._poll.poll(0):
+            return ev & self._pollin
+        return 0
+
+    def read_into(self, buf):
+        n = 0
+        lim = len(buf)
+        one = self._one
+        while n < lim and self._ready():
+            if self._in.readinto(one) != 1:
+                break
+            buf[n] = one[0]
+            n += 1
+        return n
+
+    def write(self, buf, n):
+        if n <= 0:
+            return
+        if self._prefix_write:
+            self._out.write(buf, n)
+        else:
+            self._out.write(memoryview(buf)[:n])
+
+    def release_repl(self):
+        """Hand the USB console back to the REPL (see release_repl())."""
+        release_repl()
+
+
+class Watchdog:
+    """hal Watchdog: machine.WDT started on construction; Watchdog(timeout_ms=5000)."""
+
+    def __init__(self, timeout_ms=WDT_TIMEOUT_MS):
+        global _wdt
+        if timeout_ms > 8388:
+            timeout_ms = 8388
+        self._wdt = machine.WDT(timeout=timeout_ms)
+        _wdt = self
+
+    def feed(self):
+        self._wdt.feed()
+
+
+class Storage:
+    """Writes ring.json (calibration) safely: a temporary file, then a rename."""
+
+    def __init__(self, path="ring.json"):
+        self.path = path
+
+    def save_ring(self, d):
+        import os
+        from ringfw.compat import json
+        tmp = self.path + ".tmp"
+        with open(tmp, "w") as f:
+            json.dump(d, f)
+        os.rename(tmp, self.path)
+
+
+# ----- Ctrl-C grace and release -----
+_boot = _ticks() & TICKS_MASK
+_grace_over = False
+_released = False
+_wdt = None
+_feeder = None
+
+
+def boot_grace(now, grace_ms=GRACE_MS):
+    """Call every loop. Once grace_ms have passed since boot, Ctrl-C (0x03) stops being an
+    interrupt and becomes data, so binary noise on the link cannot stop the app."""
+    global _grace_over
+    if not _grace_over and tdiff(now, _boot) >= grace_ms:
+        _grace_over = True
+        micropython.kbd_intr(-1)
+
+
+def released():
+    """True once release_repl() has been called: the app loop should return."""
+    return _released
+
+
+def release_repl():
+    """Give the console back: Ctrl-C on, watchdog stopped, the app loop asked to exit.
+
+    The controller calls this on a host command, so mpremote can reach the REPL. The
+    RP2040's watchdog cannot be stopped through machine.WDT; its CTRL.ENABLE bit is
+    cleared directly. On another chip a timer keeps feeding it instead."""
+    global _released, _feeder
+    _released = True
+    micropython.kbd_intr(3)
+    if _wdt is None:
+        return
+    if "RP2040" in getattr(sys.implementation, "_machine", ""):
+        machine.mem32[_WDT_CTRL_CLR] = _WDT_ENABLE
+    else:
+        w = _wdt
+        _feeder = machine.Timer(period=1000, callback=lambda t: w.feed())
