@@ -62,10 +62,10 @@ def brightness_cap(ring):
     """
     p = _params(ring)
     spare = p[3] - _fixed_ma(p)  # mA left for the colour channels
-    if spare <= 0:
+    if spare < 0:
         return 0
     full = _full_channels_ma(p)
-    if full == 0:
+    if full == 0:  # channels that draw nothing need no cap
         return FULL
     cap = spare * FULL // full  # floor: the worst case at cap never exceeds the budget
     if cap > FULL:
