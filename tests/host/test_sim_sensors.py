@@ -85,25 +85,40 @@ def test_windows_cover_the_whole_ring():
     assert max(seen) == 2  # neighbours overlap, so a marble is handed over, not lost
 
 
-def _fov_visible_interval(fov_deg, near, far, step=0.05):
-    """D where the marble centre is inside the cone of a sensor on the track centreline whose
-    axis points at the middle of its window (the chord to D makes D/2 with the tangent)."""
-    axis = (near + far) / 4.0
-    ds = [k * step for k in range(1, int(179 / step))]
-    inside = [d for d in ds if abs(d / 2.0 - axis) <= fov_deg / 2.0 and chord_range(d) > 0]
-    return inside[0], inside[-1]
+def _lens_sight(d_deg):
+    """Lens in the outer wall (radius R + width/2) looking at the marble centre D degrees ahead:
+    (direction in degrees, turned in from the wall's tangent; closest approach of the straight
+    sight line to the ring's centre, mm)."""
+    rs = R + RING["track"]["width_mm"] / 2
+    d = math.radians(d_deg)
+    mx, my = R * math.cos(d), R * math.sin(d)
+    dx, dy = mx - rs, my
+    bearing = math.degrees(math.atan2(-dx, dy))
+    t = max(0.0, min(1.0, -(rs * dx) / (dx * dx + dy * dy)))
+    return bearing, math.hypot(rs + t * dx, t * dy)
 
 
-def test_ring_json_window_fits_the_field_of_view():
-    # The window is a design choice (docs/simulator.md); this checks it is one the optics allow.
+def test_ring_json_window_fits_the_mounting_geometry():
+    # The window is a design choice (docs/simulator.md); this checks the optics and the groove
+    # allow it for the mounting in hardware/README.md (lens in the outer wall, 10 mm up).
+    t = RING["track"]
+    inner_wall = R - t["width_mm"] / 2
+    assert t["beam_height_mm"] > t["inner_lip_mm"]  # the beam passes over the lip
+    assert t["beam_height_mm"] > t["marble_diameter_mm"] / 2  # ...and meets the marble above its centre
     for s in RING["sensors"]:
         near, far = s["view_deg"]
-        lo, hi = _fov_visible_interval(s["fov_deg"], near, far)
-        assert lo <= near and far <= hi
-        assert hi - far >= 3.0  # margin at the far edge for the marble's size and mounting
+        window = [near + k * (far - near) / 200 for k in range(201)]
+        bearings = [_lens_sight(d)[0] for d in window]
+        # one fixed aim sees the whole window: its directions span far less than the cone
+        assert max(bearings) - min(bearings) < s["fov_deg"] / 2
+        # the sight line stays over the groove up to the far edge...
+        assert all(_lens_sight(d)[1] > inner_wall for d in window)
+        # ...and would cross the inner wall a few degrees beyond it (the far edge has margin)
+        d = far
+        while _lens_sight(d)[1] > inner_wall:
+            d += 0.01
+        assert 2.0 <= d - far <= 6.0
         assert chord_range(near) > 10.0  # the marble has passed the sensor's face
-    t = RING["track"]
-    assert t["beam_height_mm"] > t["inner_lip_mm"]  # the beam clears the lip
 
 
 # --- noise ----------------------------------------------------------------------------
