@@ -533,7 +533,7 @@ def refresh_readme(text: str, blocks: dict[str, str]) -> str:
         body = blocks.get(m.group(2))
         if body is None:
             return m.group(0)
-        return m.group(1) + body + "\n" + m.group(4)
+        return m.group(1) + "\n" + body + "\n\n" + m.group(4)  # blank lines: plain markdown blocks
     return _BLOCK.sub(sub, text)
 
 
