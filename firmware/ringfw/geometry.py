@@ -181,7 +181,8 @@ class Ring:
             self.still_ms = int(det.get("still_ms", 300))
             self.still_ms_tilted = int(det.get("still_ms_tilted", 2000))
             self.budget_ms = int(d.get("sensor_timing", {}).get("budget_ms", 33))
-            self.side_names = list(d["sides"].keys())
+            # sorted: MicroPython's json does not keep key order, and both ends must agree
+            self.side_names = sorted(d["sides"].keys())
             self.sides = [Side(n, d["sides"][n]) for n in self.side_names]
         except KeyError as e:
             raise RingError("ring.json is missing %s" % e)

@@ -46,8 +46,10 @@ _BLIND_MS = const(4000)    # longest a marble may stay in a blind region while m
 _SILENT_MS = const(600)    # a sensor with no reading this long is faulty
 _STILL_T = const(250)      # cd: a reading further than this from the window mean is an outlier
 _MOVE_T = const(300)       # cd: readings this far from the rest point mean the marble moved
+_SETTLE_MAX = const(1000)  # cd: a placed marble rolling further than this was flicked
 _FLICK_MIN = const(300)    # cd: travel that makes a settle a landing rather than a nudge
 _SWING_MIN = const(500)    # cd: a swing at least this wide counts as a reversal
+_REV_T = const(250)        # cd: retreat from the furthest point that makes a reversal
 
 
 class Tracker:
@@ -90,6 +92,7 @@ class Tracker:
         self.flicked = False
         self.cand = -1
         self.cand_t = 0
+        self.cand_n = 0
         self.dev = 0
         self.dev_n = 0
         self.dev_t = now
@@ -102,6 +105,8 @@ class Tracker:
         self.tp_n = 0
         self.tp_period = 0
         self.dir = 0
+        self.ext = 0
+        self.ext_t = now
         self.in_blind_since = -1
 
     def begin(self, now):
@@ -180,7 +185,12 @@ class Tracker:
                 self.cand = -1
         elif st == _REST:
             if tdiff(now, self.t_seen) > _LOST_MS and self.cover[wrap(self.rest) // 100]:
-                self._event(EV_LOST, wrap(self.rest), 0, 0, 0, 0, 0)
+                if self.dev_n and tdiff(now, self.dev_t) < _LOST_MS + 200:
+                    # it was seen moving away just before it vanished: flicked off the ring
+                    # before the track could follow it
+                    self._event(EV_OFF_RING, wrap(self.rest + self.dev), self.dev, 0, 0, 0, 0)
+                else:
+                    self._event(EV_LOST, wrap(self.rest), 0, 0, 0, 0, 0)
                 self.state = _NONE
                 self.cand = -1
 
@@ -193,8 +203,11 @@ class Tracker:
 
     # ----- states -----
     def _acquire(self, now, ang):
-        # two readings within 3 degrees and 150 ms: a marble, not a stray reading
-        if self.cand >= 0 and tdiff(now, self.cand_t) < 150 and abs(sdiff(ang, self.cand)) < 300:
+        # three readings within 3 degrees and 200 ms: a marble, not stray readings
+        if self.cand >= 0 and tdiff(now, self.cand_t) < 200 and abs(sdiff(ang, self.cand)) < 300:
+            self.cand_n += 1
+            if self.cand_n < 3:
+                return
             self.state = _SETTLING
             self.pos = ang
             self.vel = 0
@@ -207,6 +220,7 @@ class Tracker:
         else:
             self.cand = ang
             self.cand_t = now
+            self.cand_n = 1
 
     def _at_rest(self, now, i, ang):
         d = sdiff(ang, wrap(self.rest))
@@ -221,7 +235,10 @@ class Tracker:
         if self.nonsense[i] > 60:
             self._fault(i, FAULT_NONSENSE)
             return
-        if (self.dev_n and abs(d - self.dev) < _MOVE_T and tdiff(now, self.dev_t) < 120
+        # the second reading must lie beyond the first in the same direction (a fast
+        # flick moves several degrees between readings)
+        if (self.dev_n and tdiff(now, self.dev_t) < 120 and (d > 0) == (self.dev > 0)
+                and (d - self.dev if d > 0 else self.dev - d) > -_MOVE_T
                 and (i != self.dev_i or d != self.dev)):
             for j in range(self.n):
                 self.nonsense[j] = 0
@@ -230,7 +247,8 @@ class Tracker:
             self.flicked = True
             self.dir = 1 if d > 0 else -1
             self.pos = self.rest + d
-            self.vel = 0
+            dt = tdiff(now, self.dev_t)
+            self.vel = (d - self.dev) * 1000 // dt if dt > 0 else 0
             self.t = now
             self.t_seen = now
             self.turns = 0
@@ -238,6 +256,8 @@ class Tracker:
             self.tp_sum = 0
             self.tp_last = self.rest
             self.tp_t = now
+            self.ext = self.pos
+            self.ext_t = now
             self.wn = 0
             self._push(now, self.pos)
             self._event(EV_MOVING, wrap(self.rest), self.dir, 0, 0, 0, 0)
@@ -255,7 +275,8 @@ class Tracker:
         pred = self.pos + self.vel * dt // 1000
         r = sdiff(ang, wrap(pred))
         v = self.vel if self.vel >= 0 else -self.vel
-        gate = 600 + v // 12 + (tdiff(now, self.t_seen) * v) // 1000
+        # the gate widens with speed and with the time since the track was last confirmed
+        gate = 400 + v // 12 + tdiff(now, self.t_seen) * 20
         if r > gate or r < -gate:
             self.nonsense[i] += 1
             if self.nonsense[i] > 40:
@@ -264,33 +285,52 @@ class Tracker:
         if self.nonsense[i]:
             self.nonsense[i] -= 1
         x = pred + r
-        if dt < 1:
-            dt = 1
-        self.pos = pred + r // 2
-        nv = self.vel + (r * 250) // dt  # beta/dt in 1000ths: 1/4 of the residual rate
-        # reversal of a swing (tilted ring): record the turning point
-        if self.flicked and self.dir and nv * self.dir < -1500:
-            amp = self.pos - self.tp_last
-            if amp * self.dir > _SWING_MIN:
-                if self.turns:
-                    self.tp_sum += (self.pos + self.tp_last) // 2
-                    self.tp_n += 1
-                    self.tp_period = tdiff(now, self.tp_t)
-                self.turns += 1
-                self.tp_last = self.pos
-                self.tp_t = now
-                self.dir = -self.dir
-                if self.turns >= 2 and not self.tilted:
-                    self._report_tilt()
-                elif self.turns >= 2:
-                    self.tilted = True
-        self.vel = nv
+        # alpha-beta filter; readings of two sensors can arrive 1 ms apart, so the
+        # velocity gain uses at least 20 ms or it would amplify their noise
+        self.pos = pred + r // 4
+        self.vel += (r * 150) // (dt if dt > 20 else 20)
         self.t = now
         self.t_seen = now
-        if not self.dir and (x - self.start > _FLICK_MIN or self.start - x > _FLICK_MIN):
+        if self.flicked:
+            self._swing(now)
+        elif x - self.start > _SETTLE_MAX or self.start - x > _SETTLE_MAX:
+            # a marble just set down does not roll this far by itself: it was flicked
+            self.flicked = True
             self.dir = 1 if x > self.start else -1
+            self.ext = self.pos
+            self.ext_t = now
+            self.tp_last = self.start
+            self.tp_t = now
+            self._event(EV_MOVING, wrap(self.start), self.dir, 0, 0, 0, 0)
         self._push(now, x)
         self._check_still(now)
+
+    def _swing(self, now):
+        # A reversal is the track retreating from its furthest point in the current
+        # direction; the furthest point was a turning point of a swing (tilted ring).
+        p = self.pos
+        d = self.dir
+        if (p - self.ext) * d > 0:
+            self.ext = p
+            self.ext_t = now
+            return
+        if (self.ext - p) * d < _REV_T:
+            return
+        amp = (self.ext - self.tp_last) * d
+        if amp > _SWING_MIN:
+            if self.turns:
+                self.tp_sum += (self.ext + self.tp_last) // 2
+                self.tp_n += 1
+                self.tp_period = tdiff(self.ext_t, self.tp_t)
+            self.turns += 1
+            self.tp_last = self.ext
+            self.tp_t = self.ext_t
+            if self.turns >= 2:
+                if not self.tilted:
+                    self._report_tilt()
+        self.dir = -d
+        self.ext = p
+        self.ext_t = now
 
     def _report_tilt(self):
         self.tilted = True

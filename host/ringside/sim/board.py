@@ -133,6 +133,7 @@ class SimBoard:
         self.loop_ms = loop_ms
         self.now = start_ms
         self._hist = [None] * 128          # marble angle for each of the last 128 ms
+        self._lifted = False               # in someone's hand
         self.inbox = bytearray()
         self.out = bytearray()
         self._out_read = 0
@@ -154,7 +155,12 @@ class SimBoard:
                           self.watchdog, _Storage(self))
 
     # ----- the marble -----
-    def place(self, angle_deg: float) -> None:
+    def place(self, angle_deg: float, lift_ms: int = 600) -> None:
+        """Pick the marble up (it is off the track for lift_ms) and set it down at angle_deg."""
+        if lift_ms > 0 and self.marble.on_ring:
+            self._lifted = True
+            self.advance(lift_ms)
+        self._lifted = False
         self.marble.place(angle_deg)
         self._record_hist()
 
@@ -172,7 +178,7 @@ class SimBoard:
 
     def _record_hist(self):
         m = self.marble
-        self._hist[self.now % 128] = m.position_deg if m.on_ring else None
+        self._hist[self.now % 128] = m.position_deg if m.on_ring and not self._lifted else None
 
     # ----- host side of the serial line -----
     def send(self, kind: str, **fields) -> None:
@@ -192,7 +198,7 @@ class SimBoard:
         m = self.marble
         while self.now < end:
             for _ in range(self.loop_ms):
-                if not m.at_rest or m.speed_mm_s:
+                if not self._lifted and (not m.at_rest or m.speed_mm_s):
                     m.step(1.0)
                 self.now += 1
                 self._record_hist()
@@ -272,3 +278,24 @@ class SimBoard:
         if out.itemsize != 4:
             raise RuntimeError("int32 arrays required")
         return out.tobytes()
+
+
+class SimTable:
+    """The simulated board as calibration and the apps use it: place() is done physically."""
+
+    def __init__(self, board: SimBoard):
+        self.board = board
+
+    @property
+    def frames(self):
+        return self.board.frames
+
+    def send(self, kind, **fields):
+        self.board.send(kind, **fields)
+        self.board.advance(self.board.loop_ms * 2)
+
+    def advance(self, ms):
+        self.board.advance(ms)
+
+    def place(self, angle_deg, space_id=None):
+        self.board.place(angle_deg)

@@ -1,0 +1,1 @@
+"""Benchmarks: `ringside bench ...` commands that print JSON."""
