@@ -98,7 +98,9 @@ def compile_mpy(mpy_cross: Path, src: Path, dest: Path, source_name: str) -> Non
     except (OSError, subprocess.SubprocessError) as e:
         raise BuildError("could not run mpy-cross on %s: %s" % (source_name, e))
     if res.returncode != 0 or not dest.is_file():
-        msg = (res.stderr or res.stdout).strip() or "exit status %d" % res.returncode
+        msg = "\n".join(ln for ln in (res.stderr or res.stdout).strip().splitlines()
+                        if not ln.startswith("Traceback (most recent call last)"))
+        msg = msg or "exit status %d" % res.returncode
         raise BuildError("mpy-cross failed on %s:\n%s" % (source_name, msg))
 
 

