@@ -80,6 +80,7 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
         fault("%s is not usable: %s" % (path, e), path, fault_rounds)
         return None
 
+    board = None
     try:
         from ringfw import board_rp2040 as board
         from ringfw.controller import Controller
@@ -91,6 +92,11 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
             serial = board.Serial()
         watchdog = board.Watchdog()
         ctl = Controller(ring, clock, sensors, pixels, serial, watchdog, board.Storage(path))
+    except KeyboardInterrupt:  # Ctrl-C while starting: leave a usable REPL
+        if board is not None:
+            board.release_repl()
+        print("ringside: interrupted while starting")
+        return None
     except Exception as e:
         _print_error(e)
         fault("board start failed: %s: %s" % (type(e).__name__, e), path, fault_rounds)
@@ -116,7 +122,6 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
     if board.released():
         print("ringside: REPL released")
     return ctl
-
 
 if __name__ == "__main__":
     main()

@@ -438,6 +438,62 @@ def test_main_boots_the_controller_and_runs_the_loop(make_rig, tmp_path):
     assert list(ctl.sensors.ok) == [1] * 12
 
 
+def _boot_main(rig, tmp_path, **kw):
+    main = _load_main()
+    p = tmp_path / "ring.json"
+    shutil.copyfile(RING_JSON, p)
+    ofd_r, ofd_w = os.pipe()
+    ifd_r, ifd_w = os.pipe()
+    with os.fdopen(ifd_r, "rb", buffering=0) as rin, os.fdopen(ofd_w, "wb", buffering=0) as wout:
+        ser = rig.board.Serial(rin, wout)
+        ctl = main.main(path=str(p), serial=ser, **kw)
+    os.close(ifd_w)
+    os.close(ofd_r)
+    return main, ctl
+
+
+def test_release_repl_ends_the_app_loop(make_rig, tmp_path, monkeypatch, capsys):
+    rig = make_rig()
+    calls = []
+    grace = rig.board.boot_grace
+
+    def boot_grace(now):          # the controller would call release_repl on a host command
+        grace(now)
+        calls.append(now)
+        if len(calls) == 7:
+            rig.board.release_repl()
+
+    monkeypatch.setattr(rig.board, "boot_grace", boot_grace)
+    _, ctl = _boot_main(rig, tmp_path)          # steps=-1: only the release ends it
+    assert ctl is not None and len(calls) == 7
+    assert "ringside: REPL released" in capsys.readouterr().out
+    assert rig.mods["micropython"].kbd_intr_calls[-1] == 3
+
+
+def test_an_error_escaping_the_loop_is_printed_and_the_watchdog_starves(
+        make_rig, tmp_path, monkeypatch, capsys):
+    rig = make_rig()
+
+    def boom(now):
+        raise RuntimeError("something the controller did not catch")
+
+    monkeypatch.setattr(rig.board, "boot_grace", boom)
+    main = _load_main()
+    monkeypatch.setattr(main, "_BLINK_S", 0)
+    p = tmp_path / "ring.json"
+    shutil.copyfile(RING_JSON, p)
+    rfd, wfd = os.pipe()
+    with os.fdopen(rfd, "rb", buffering=0) as rin, open(os.devnull, "wb") as wout:
+        main.main(path=str(p), serial=rig.board.Serial(rin, wout), fault_rounds=1)
+    os.close(wfd)
+    cap = capsys.readouterr()
+    assert "RuntimeError: something the controller did not catch" in cap.err + cap.out
+    assert "FAULT: main loop stopped: RuntimeError" in cap.out
+    wdt = rig.mods["machine"].wdts[-1]
+    assert wdt.feeds == 0                      # nobody feeds it: the board reboots
+    assert rig.mods["neopixel"].instances[-1].frames   # and the LEDs blink red meanwhile
+
+
 # ----- inside the real MicroPython VM -----
 _VM_PRELUDE = r"""
 import sys, json, host
