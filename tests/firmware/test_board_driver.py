@@ -15,7 +15,8 @@ from pathlib import Path
 import pytest
 
 from ringfw import geometry, hal
-from ringside.sim.vl53l0x_regs import FakeI2C, VL53L0XModel, XShutLines, fake_modules
+from ringside.sim.vl53l0x_regs import (FakeI2C, VL53L0XModel, XShutLines, fake_machine,
+                                       fake_modules)
 
 ROOT = Path(__file__).resolve().parents[2]
 RING_JSON = ROOT / "hardware" / "ring.json"
@@ -195,6 +196,32 @@ def test_a_sensor_without_xshut_goes_first(make_rig):
     assert list(rs.ok) == [1] * 12
     assert rig.models[7].address == 55
     assert rig.log[0] == "sensor 7: ok at 0x37"
+
+
+def test_fake_machine_pins_drive_xshut_and_i2c_reaches_the_models():
+    bus = FakeI2C()
+    lines = XShutLines()
+    m = VL53L0XModel(lambda: (50, hal.STATUS_VALID), clock=Clock())
+    bus.add(m)
+    lines.wire(4, m)
+    machine = fake_machine(bus, lines)
+    i2c = machine.I2C(1, scl=machine.Pin(7), sda=machine.Pin(6), freq=100000)
+    assert i2c is bus and bus.config["freq"] == 100000
+    assert i2c.scan() == []                       # held in shutdown: silent
+    with pytest.raises(OSError):
+        i2c.readfrom_mem(0x29, 0xC0, 1)
+    pin = machine.Pin(4, machine.Pin.OUT, value=1)
+    assert i2c.scan() == [0x29]
+    assert i2c.readfrom_mem(0x29, 0xC0, 3) == b"\xee\xaa\x10"
+    i2c.writeto_mem(0x29, 0x8A, b"\x42")
+    assert i2c.scan() == [0x42]
+    pin.value(0)
+    pin.value(1)                                  # XSHUT cycled: back at 0x29, reset
+    assert i2c.scan() == [0x29]
+    buf = bytearray(2)
+    i2c.writeto(0x29, b"\xc0", False)
+    i2c.readfrom_into(0x29, buf)
+    assert buf == b"\xee\xaa" and i2c.readfrom(0x29, 1) == b"\x10"
 
 
 # ----- polling -----

@@ -512,3 +512,8 @@ def fake_modules(bus: FakeI2C, lines: XShutLines | None = None) -> dict[str, typ
     typing_mod.ReadableBuffer = typing_mod.WriteableBuffer = object
     return {"machine": machine, "micropython": micropython, "neopixel": neopixel,
             "busio": busio, "circuitpython_typing": typing_mod}
+
+
+def fake_machine(bus: FakeI2C, lines: XShutLines | None = None) -> types.ModuleType:
+    """Just the fake `machine` module (I2C -> bus, Pin -> XSHUT lines, WDT, Timer)."""
+    return fake_modules(bus, lines)["machine"]
