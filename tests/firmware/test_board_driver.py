@@ -21,6 +21,8 @@ from ringside.sim.vl53l0x_regs import (FakeI2C, VL53L0XModel, XShutLines, fake_m
 ROOT = Path(__file__).resolve().parents[2]
 RING_JSON = ROOT / "hardware" / "ring.json"
 FIRMWARE = ROOT / "firmware"
+RING = json.loads(RING_JSON.read_text())
+N = len(RING["sensors"])            # 12 on the default ring
 
 # Modules a test imports under the fakes; removed again afterwards so nothing leaks.
 _TRANSIENT = ("machine", "micropython", "neopixel", "busio", "circuitpython_typing",
@@ -122,10 +124,10 @@ def test_every_sensor_inits_at_its_own_address(make_rig):
     rig = make_rig()
     rs = rig.sensors()
     want = [s["i2c_address"] for s in rig.ring_dict["sensors"]]
-    assert list(rs.ok) == [1] * 12
-    assert rs.errors == [""] * 12
+    assert list(rs.ok) == [1] * N
+    assert rs.errors == [""] * N
     assert [m.address for m in rig.models] == want
-    assert len(set(want)) == 12
+    assert len(set(want)) == N
     assert rig.bus.scan() == sorted(want)          # nobody left at 0x29
     pins = rig.ring_dict["pins"]
     assert rig.bus.config == {"id": pins["i2c_id"], "scl": pins["scl"], "sda": pins["sda"],
@@ -136,7 +138,7 @@ def test_every_sensor_inits_at_its_own_address(make_rig):
         # SPAD info came through the 0x83/0x94 NVM dance: 5 aperture SPADs from SPAD 12 on
         bits = int.from_bytes(m.ref_spad_map(), "little")
         assert bits == 0b11111 << 12
-    assert rig.log[0] == "sensor 0: ok at 0x30"
+    assert rig.log[0] == "sensor 0: ok at 0x%02x" % want[0]
 
 
 def test_timing_budget_comes_from_ring_json(make_rig):
@@ -147,7 +149,7 @@ def test_timing_budget_comes_from_ring_json(make_rig):
         # the driver's own getter counts 590 us more start overhead than its setter
         assert 50_000 <= m.period_us() <= 50_700
     assert all(rs.drivers[i].measurement_timing_budget == rig.models[i].period_us()
-               for i in range(12))
+               for i in range(N))
 
 
 def test_budget_below_the_drivers_minimum_is_refused(make_rig):
@@ -161,7 +163,7 @@ def test_failed_sensors_are_reported_and_the_rest_work(make_rig):
     rig.models[5].calibration_stuck = True          # answers, but never finishes calibrating
     rig.models[8].answers = False                   # powered, but NACKs everything
     rs = rig.sensors(io_timeout_s=0.05)
-    assert [i for i in range(12) if not rs.ok[i]] == [3, 5, 8]
+    assert [i for i in range(N) if not rs.ok[i]] == [3, 5, 8]
     assert "No I2C device" in rs.errors[3]
     assert "Timeout" in rs.errors[5]
     assert rs.errors[8]
@@ -172,17 +174,17 @@ def test_failed_sensors_are_reported_and_the_rest_work(make_rig):
     assert rig.bus.scan() == sorted(good)
     ranges, statuses, fresh = rig.arrays()
     seen = _poll_all(rig, rs, ranges, statuses, fresh)
-    assert seen == set(range(12))
+    assert seen == set(range(N))
     for i in (3, 5, 8):
         assert statuses[i] == hal.STATUS_NO_ANSWER
-    for i in set(range(12)) - {3, 5, 8}:
+    for i in set(range(N)) - {3, 5, 8}:
         assert (ranges[i], statuses[i]) == (100 + 10 * i, hal.STATUS_VALID)
 
 
 def test_duplicate_address_in_ring_json_fails_only_that_sensor(make_rig):
     rig = make_rig(edit=lambda d: d["sensors"][4].__setitem__("i2c_address", 48))
     rs = rig.sensors()
-    assert [i for i in range(12) if not rs.ok[i]] == [4]
+    assert [i for i in range(N) if not rs.ok[i]] == [4]
     assert "already taken by sensor 0" in rs.errors[4]
     assert not rig.models[4].powered
 
@@ -193,9 +195,10 @@ def test_a_sensor_without_xshut_goes_first(make_rig):
     rig = make_rig(edit=edit)
     rig.models[7].power(True)            # no XSHUT line: always on, at 0x29 from power-up
     rs = rig.sensors()
-    assert list(rs.ok) == [1] * 12
-    assert rig.models[7].address == 55
-    assert rig.log[0] == "sensor 7: ok at 0x37"
+    assert list(rs.ok) == [1] * N
+    addr7 = rig.ring_dict["sensors"][7]["i2c_address"]
+    assert rig.models[7].address == addr7
+    assert rig.log[0] == "sensor 7: ok at 0x%02x" % addr7
 
 
 def test_fake_machine_pins_drive_xshut_and_i2c_reaches_the_models():
@@ -228,34 +231,35 @@ def test_fake_machine_pins_drive_xshut_and_i2c_reaches_the_models():
 def test_poll_returns_ranges_and_decoded_statuses(make_rig):
     rig = make_rig()
     rs = rig.sensors()
-    cases = {
-        0: (123, hal.STATUS_VALID),
-        1: (hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL),
-        2: (hal.RANGE_NO_TARGET, hal.STATUS_PHASE_FAIL),
-        3: (hal.RANGE_OUT_OF_RANGE, hal.STATUS_VALID),   # a "valid" 8190 is still no target
-        4: (hal.RANGE_NO_TARGET, hal.STATUS_VALID),
-        5: (20, hal.STATUS_PHASE_FAIL),
-        6: (35, hal.STATUS_SIGNAL_FAIL),
-        7: (12, hal.STATUS_MIN_RANGE_FAIL),
-        8: (0, hal.STATUS_HARDWARE_FAIL),
-        9: (0, hal.STATUS_NONE),
-        10: (1999, hal.STATUS_VALID),
-        11: (40, hal.STATUS_VALID),
-    }
-    rig.readings.update(cases)
+    # (what the device measures) -> (range, status) poll must report
+    cases = [
+        ((123, hal.STATUS_VALID), (123, hal.STATUS_VALID)),
+        ((hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL), (8190, hal.STATUS_SIGNAL_FAIL)),
+        ((hal.RANGE_NO_TARGET, hal.STATUS_PHASE_FAIL), (8191, hal.STATUS_PHASE_FAIL)),
+        # a "valid" 8190/8191 is still nothing in view
+        ((hal.RANGE_OUT_OF_RANGE, hal.STATUS_VALID), (8190, hal.STATUS_SIGNAL_FAIL)),
+        ((hal.RANGE_NO_TARGET, hal.STATUS_VALID), (8191, hal.STATUS_SIGNAL_FAIL)),
+        ((20, hal.STATUS_PHASE_FAIL), (20, hal.STATUS_PHASE_FAIL)),
+        ((35, hal.STATUS_SIGNAL_FAIL), (35, hal.STATUS_SIGNAL_FAIL)),
+        ((12, hal.STATUS_MIN_RANGE_FAIL), (12, hal.STATUS_MIN_RANGE_FAIL)),
+        ((0, hal.STATUS_HARDWARE_FAIL), (0, hal.STATUS_HARDWARE_FAIL)),
+        ((0, hal.STATUS_NONE), (0, hal.STATUS_NONE)),
+        ((1999, hal.STATUS_VALID), (1999, hal.STATUS_VALID)),
+        ((40, hal.STATUS_VALID), (40, hal.STATUS_VALID)),
+    ]
     ranges, statuses, fresh = rig.arrays()
-    assert _poll_all(rig, rs, ranges, statuses, fresh) == set(range(12))
-    for i, (r, st) in cases.items():
-        assert ranges[i] == r, i
-    assert [statuses[i] for i in range(12)] == [
-        hal.STATUS_VALID, hal.STATUS_SIGNAL_FAIL, hal.STATUS_PHASE_FAIL,
-        hal.STATUS_SIGNAL_FAIL, hal.STATUS_SIGNAL_FAIL, hal.STATUS_PHASE_FAIL,
-        hal.STATUS_SIGNAL_FAIL, hal.STATUS_MIN_RANGE_FAIL, hal.STATUS_HARDWARE_FAIL,
-        hal.STATUS_NONE, hal.STATUS_VALID, hal.STATUS_VALID]
-    # never a distance: no-target codes and failed measurements are not STATUS_VALID
-    for i in range(12):
-        if ranges[i] >= hal.RANGE_OUT_OF_RANGE or cases[i][1] != hal.STATUS_VALID:
-            assert statuses[i] != hal.STATUS_VALID
+    for start in range(0, len(cases), N):       # N sensors at a time
+        batch = cases[start:start + N]
+        for i, (given, _) in enumerate(batch):
+            rig.readings[i] = given
+        rig.clock.t += 40                       # past the previous results
+        assert _poll_all(rig, rs, ranges, statuses, fresh) == set(range(N))
+        got = [(ranges[i], statuses[i]) for i in range(len(batch))]
+        assert got == [want for _, want in batch]
+        # never a distance: no-target codes and failed measurements are not STATUS_VALID
+        for i, ((r, st), _) in enumerate(batch):
+            if r >= hal.RANGE_OUT_OF_RANGE or st != hal.STATUS_VALID:
+                assert statuses[i] != hal.STATUS_VALID
 
 
 def test_poll_reads_only_due_sensors_and_clears_each_result(make_rig):
@@ -264,27 +268,27 @@ def test_poll_reads_only_due_sensors_and_clears_each_result(make_rig):
     ranges, statuses, fresh = rig.arrays()
     rig.clock.t += 40                           # every model has a result waiting
     t0 = rig.clock.t
-    assert rs.poll(t0, ranges, statuses, fresh) == 12
+    assert rs.poll(t0, ranges, statuses, fresh) == N
     measured = [m.measurements for m in rig.models]
     # one 13-byte burst from 0x13 and one interrupt clear per sensor
-    new = rig.bus.log[-24:]
-    assert [e[0] for e in new] == ["rm", "wm"] * 12
+    new = rig.bus.log[-2 * N:]
+    assert [e[0] for e in new] == ["rm", "wm"] * N
     assert all(e[2:] == (0x13, 13) for e in new[0::2])
     assert all(e[2:] == (0x0B, 1) for e in new[1::2])
     assert not any(m.irq for m in rig.models)
     # Nothing is due before the budget has elapsed: no bus traffic at all.
     before = rig.bus.transfers
     for dt in (1, 5, 20, 32):
-        fresh[:] = b"\x01" * 12
+        fresh[:] = b"\x01" * N
         assert rs.poll(t0 + dt, ranges, statuses, fresh) == 0
-        assert list(fresh) == [0] * 12
+        assert list(fresh) == [0] * N
     assert rig.bus.transfers == before
     # At the budget every sensor is asked again.
     rig.clock.t = t0 + 33
     rs.poll(rig.clock.t, ranges, statuses, fresh)
-    assert rig.bus.transfers == before + 12 + sum(fresh)   # 12 bursts, a clear per result
+    assert rig.bus.transfers == before + N + sum(fresh)   # N bursts, a clear per result
     # A sensor not ready yet is asked again 2 ms later, not a whole budget later.
-    waiting = [i for i in range(12) if not fresh[i]]
+    waiting = [i for i in range(N) if not fresh[i]]
     if waiting:
         before = rig.bus.transfers
         rs.poll(rig.clock.t + 1, ranges, statuses, fresh)
@@ -318,9 +322,9 @@ def test_a_sensor_that_dies_reports_no_answer_and_the_others_go_on(make_rig):
     _poll_all(rig, rs, ranges, statuses, fresh)
     rig.models[2].answers = False                  # cable pulled
     rig.clock.t += 40
-    assert rs.poll(rig.clock.t, ranges, statuses, fresh) == 12
+    assert rs.poll(rig.clock.t, ranges, statuses, fresh) == N
     assert statuses[2] == hal.STATUS_NO_ANSWER and ranges[2] == hal.RANGE_NO_TARGET
-    assert all(statuses[i] == hal.STATUS_VALID for i in range(12) if i != 2)
+    assert all(statuses[i] == hal.STATUS_VALID for i in range(N) if i != 2)
     rig.models[2].answers = True                   # plugged back: results come again
     rig.clock.t += 40
     rs.poll(rig.clock.t, ranges, statuses, fresh)
@@ -346,7 +350,7 @@ def test_a_sensor_that_stops_measuring_is_reported_after_eight_budgets(make_rig)
             reports.append((rig.clock.t, statuses[6]))
     assert [st for _, st in reports] == [hal.STATUS_NO_ANSWER]
     assert 33 * 8 <= reports[0][0] - last_result <= 33 * 8 + 4
-    assert all(statuses[i] == hal.STATUS_VALID for i in range(12) if i != 6)
+    assert all(statuses[i] == hal.STATUS_VALID for i in range(N) if i != 6)
 
 
 # ----- pixels, serial, watchdog, Ctrl-C -----
@@ -354,7 +358,7 @@ def test_pixels_write_the_callers_grb_buffer(make_rig):
     rig = make_rig()
     px = rig.board.Pixels(rig.ring())
     np = rig.mods["neopixel"].instances[-1]
-    assert px.count == 60 and np.n == 60
+    assert px.count == np.n == rig.ring_dict["leds"]["count"]
     assert np.pin.n == rig.ring_dict["leds"]["pin"]
     buf = bytearray(180)
     buf[0:3] = b"\x10\x20\x30"
@@ -462,7 +466,7 @@ def test_main_boots_the_controller_and_runs_the_loop(make_rig, tmp_path):
     assert b"hello" in out                         # the controller greeted the host
     wdt = rig.mods["machine"].wdts[-1]
     assert wdt.feeds == 50                         # fed once per step
-    assert list(ctl.sensors.ok) == [1] * 12
+    assert list(ctl.sensors.ok) == [1] * N
 
 
 def _boot_main(rig, tmp_path, **kw):
@@ -697,7 +701,7 @@ print('WROTE')
                                wall_timeout_seconds=60, host_functions=host)
     assert "ERROR" not in res.stdout, res.stdout
     assert "OK [1, 1]" in res.stdout
-    assert [m.address for m in models] == [48, 49]
+    assert [m.address for m in models] == [s["i2c_address"] for s in d["sensors"]]
     # nothing due at +10 ms, both due at +33 and +66: under heap_lock, so no allocation
     assert "POLL 0 2 2 150 0 6" in res.stdout
     assert "@7 hb up=1 #00000000\nWROTE" in res.stdout and "GARBAGE" not in res.stdout
