@@ -177,7 +177,10 @@ class Ring:
             self.led0 = wrap(_cd(leds.get("led0_deg", 0)))
             self.led_dir = 1 if leds.get("direction", "ccw") == "ccw" else -1
             det = d.get("detection", {})
-            self.margin = _cd(det.get("ambiguity_margin_deg", 0.6))
+            # a landing is ambiguous within sigmas * its standard error + margin of a boundary
+            self.margin = _cd(det.get("ambiguity_margin_deg", 0.1))
+            self.sigmas_x10 = int(det.get("ambiguity_sigmas", 2.5) * 10 + 0.5)
+            self.reading_sigma = _cd(det.get("reading_sigma_deg", 0.45))
             self.still_ms = int(det.get("still_ms", 300))
             self.still_ms_tilted = int(det.get("still_ms_tilted", 2000))
             self.budget_ms = int(d.get("sensor_timing", {}).get("budget_ms", 33))

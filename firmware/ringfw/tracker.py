@@ -52,6 +52,18 @@ _SWING_MIN = const(500)    # cd: a swing at least this wide counts as a reversal
 _REV_T = const(250)        # cd: retreat from the furthest point that makes a reversal
 
 
+def isqrt(v):
+    """Integer square root of a small non-negative int (Newton; no floats)."""
+    if v <= 0:
+        return 0
+    x = v
+    y = (x + 1) >> 1
+    while y < x:
+        x = y
+        y = (x + v // x) >> 1
+    return x
+
+
 class Tracker:
     def __init__(self, ring):
         self.ring = ring
@@ -97,6 +109,8 @@ class Tracker:
         self.dev_n = 0
         self.dev_t = now
         self.dev_i = -1
+        self.dev0 = 0
+        self.dev0_t = now
         self.wn = 0
         self.turns = 0
         self.tp_last = 0
@@ -235,37 +249,49 @@ class Tracker:
         if self.nonsense[i] > 60:
             self._fault(i, FAULT_NONSENSE)
             return
-        # the second reading must lie beyond the first in the same direction (a fast
-        # flick moves several degrees between readings)
+        # A chain of readings that leave the rest point in one direction, with no reading
+        # at the rest point between them, is the marble moving; a stray reading is alone.
+        ad = d if d > 0 else -d
+        adev = self.dev if self.dev > 0 else -self.dev
         if (self.dev_n and tdiff(now, self.dev_t) < 120 and (d > 0) == (self.dev > 0)
-                and (d - self.dev if d > 0 else self.dev - d) > -_MOVE_T
+                and ad >= adev - 100 and ad - adev <= 2500
                 and (i != self.dev_i or d != self.dev)):
-            for j in range(self.n):
-                self.nonsense[j] = 0
-            self.state = _MOVING
-            self.start = self.rest
-            self.flicked = True
-            self.dir = 1 if d > 0 else -1
-            self.pos = self.rest + d
-            dt = tdiff(now, self.dev_t)
-            self.vel = (d - self.dev) * 1000 // dt if dt > 0 else 0
-            self.t = now
-            self.t_seen = now
-            self.turns = 0
-            self.tp_n = 0
-            self.tp_sum = 0
-            self.tp_last = self.rest
-            self.tp_t = now
-            self.ext = self.pos
-            self.ext_t = now
-            self.wn = 0
-            self._push(now, self.pos)
-            self._event(EV_MOVING, wrap(self.rest), self.dir, 0, 0, 0, 0)
+            self.dev_n += 1
+            self.dev = d
+            self.dev_t = now
+            self.dev_i = i
+            if self.dev_n >= 3:
+                self._start_moving(now, d)
         else:
             self.dev = d
+            self.dev0 = d
+            self.dev0_t = now
             self.dev_n = 1
             self.dev_t = now
             self.dev_i = i
+
+    def _start_moving(self, now, d):
+        for j in range(self.n):
+            self.nonsense[j] = 0
+        self.state = _MOVING
+        self.start = self.rest
+        self.flicked = True
+        self.dir = 1 if d > 0 else -1
+        self.pos = self.rest + d
+        dt = tdiff(now, self.dev0_t)
+        self.vel = (d - self.dev0) * 1000 // dt if dt > 0 else 0
+        self.t = now
+        self.t_seen = now
+        self.turns = 0
+        self.tp_n = 0
+        self.tp_sum = 0
+        self.tp_last = self.rest
+        self.tp_t = now
+        self.ext = self.pos
+        self.ext_t = now
+        self.wn = 0
+        self._push(now, self.pos)
+        self._event(EV_MOVING, wrap(self.rest), self.dir, 0, 0, 0, 0)
 
     def _predict(self, now):
         return self.pos + self.vel * tdiff(now, self.t) // 1000
@@ -314,7 +340,9 @@ class Tracker:
             self.ext = p
             self.ext_t = now
             return
-        if (self.ext - p) * d < _REV_T:
+        # a real turning point: the track stays behind its furthest point for a while
+        # (a moving marble's lagging reading only dents it for a moment)
+        if (self.ext - p) * d < _REV_T or tdiff(now, self.ext_t) < 400:
             return
         amp = (self.ext - self.tp_last) * d
         if amp > _SWING_MIN:
@@ -410,13 +438,30 @@ class Tracker:
         lim = 60 if w <= 600 else 25
         if abs(m3 - m1) > lim or abs(m1 + m3 - 2 * m2) > lim:
             return
-        # still: the rest point is the window mean (plus the small trend, towards the end)
-        self._settle(now, m + (m3 - m1) // 4, good)
+        # Still. The oldest third may hold the last of the marble's creep, so the rest
+        # point is the mean of the two newer thirds; its standard error sets how close
+        # to a boundary counts as ambiguous.
+        n = c2 + c3
+        mean = (s2 + s3) // n
+        k = (self.wi - 1) & _WMASK
+        sq = 0
+        lim2 = (2 * w) // 3
+        for _j in range(cnt):
+            d = self.wx[k] - m - mean
+            if -_STILL_T < d < _STILL_T and tdiff(now, self.wt[k]) < lim2:
+                sq += d * d
+            k = (k - 1) & _WMASK
+        var = sq // n          # cd^2 per reading, measured
+        floor = self.ring.reading_sigma * self.ring.reading_sigma
+        if var < floor:        # never trust a lucky quiet sample more than the sensor's spec
+            var = floor
+        self._settle(now, m + mean, isqrt(var // n) + 1)
 
-    def _settle(self, now, x, n):
+    def _settle(self, now, x, se):
+        """The marble rests at x (cd, unwrapped) with standard error se (cd)."""
         self.state = _REST
-        self.rest = x
-        self.pos = x
+        self.rest = wrap(x)   # unwrapped angles only live for one flick
+        self.pos = self.rest
         self.vel = 0
         self.t_seen = now
         self.dev_n = 0
@@ -430,13 +475,14 @@ class Tracker:
         edge = into if into <= left else left
         nb = (k - 1) % side.count if into <= left else (k + 1) % side.count
         if self.flicked and (travel > _FLICK_MIN or travel < -_FLICK_MIN):
-            conf = 100 * edge // (self.margin * 4) if edge < self.margin * 4 else 100
+            # ambiguous when the boundary is within sigmas * se (plus a floor for what
+            # calibration leaves): then the neighbour is reported too
+            margin = self.ring.sigmas_x10 * se // 10 + self.ring.margin
+            if edge >= margin:
+                nb = -1
+            conf = 25 * edge // se       # 100 at 4 standard errors from the boundary
             if conf > 100:
                 conf = 100
-            if edge >= self.margin:
-                nb = -1
-            if n < 8 and conf > 50:
-                conf = 50
             self._event(EV_LANDED, k, nb, a, travel, conf, 0)
             if self.turns >= 2:
                 self.swings_total += 1

@@ -87,7 +87,7 @@ def _fit(points):
 
 
 def calibrate(board, ring: dict, *, side: str = "darts", spaces: list[str] | None = None,
-              settle_ms: int = 1500, collect_ms: int = 1500, log=print) -> CalibrationResult:
+              settle_ms: int = 1500, collect_ms: int = 3000, log=print) -> CalibrationResult:
     """Run the whole calibration on a board; returns the fits (already sent and saved)."""
     targets = space_centres(ring, side)
     if spaces:
@@ -126,7 +126,7 @@ def calibrate(board, ring: dict, *, side: str = "darts", spaces: list[str] | Non
             truth = true_range_mm(ring, sensors[i], angle)
             if truth is None or len(vals) < 5:
                 continue
-            points[i].append((truth, statistics.median(vals)))
+            points[i].append((truth, _robust_mean(vals)))
             seen += 1
         if not seen:
             result.skipped.append((sid, "no sensor saw the marble"))
@@ -150,6 +150,14 @@ def calibrate(board, ring: dict, *, side: str = "darts", spaces: list[str] | Non
         raise CalibrationError("no sensor could be calibrated: is the marble on the ring and are the sensors wired?")
     board.send("calsave")
     return result
+
+
+def _robust_mean(vals):
+    """Mean of the readings within 3 robust sigmas of the median (stray readings out)."""
+    med = statistics.median(vals)
+    mad = statistics.median(abs(v - med) for v in vals) or 1.0
+    kept = [v for v in vals if abs(v - med) <= 4.5 * mad]
+    return statistics.fmean(kept)
 
 
 def _drifting(got: dict) -> bool:

@@ -38,10 +38,11 @@ def _pct(values, p):
 
 def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts",
         noise: float = 1.0, faults: dict | None = None, calibrate_first: bool = True,
+        sensor_params: SensorParams | None = None,
         progress=None) -> dict:
     rng = random.Random(seed)
     board = SimBoard(seed=seed, tilt_deg=tilt, faults=faults,
-                     sensor_params=SensorParams(noise_scale=noise))
+                     sensor_params=sensor_params or SensorParams(noise_scale=noise))
     wall0 = time.perf_counter()
     table = SimTable(board)
     spaces = board.ring_dict["sides"][side]["spaces"]
@@ -60,6 +61,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                  off_ring_flicks=0, off_ring_missed=0, false_off_ring=0,
                  turning_point_landings=0, early_landings=0)
     travel_err = []
+    angle_err = []
     latency = []
     misreports = []
     for k in range(flicks):
@@ -110,6 +112,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                                        "angle": f["ang"] / 100, "true_angle": round(board.marble.position_deg, 2),
                                        "conf": f["conf"]})
                 travel_err.append(abs(f["trv"] / 100.0 - board.marble.travel_deg))
+                angle_err.append(abs((f["ang"] / 100.0 - board.marble.position_deg + 180.0) % 360.0 - 180.0))
                 if not was_resting and at_emit is not None and abs(board.marble.angle_deg - at_emit) > 0.5:
                     stats["turning_point_landings"] += 1
                 if emitted_at < rest_t:
@@ -139,6 +142,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         "off_ring_missed": stats["off_ring_missed"],
         "false_off_ring": stats["false_off_ring"],
         "travel_error_deg_p95": round(_pct(travel_err, 95), 3) if travel_err else None,
+        "angle_error_deg_p95": round(_pct(angle_err, 95), 3) if angle_err else None,
+        "angle_error_deg_max": round(max(angle_err), 3) if angle_err else None,
         "latency_ms_p50": _pct(latency, 50),
         "latency_ms_p95": _pct(latency, 95),
         "turning_point_landings": stats["turning_point_landings"],
