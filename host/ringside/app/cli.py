@@ -1,0 +1,60 @@
+"""`ringside`: the command line. Each command lives in its own module; this file only
+wires them up, turns expected errors into one clear line, and never shows a traceback
+for bad input."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# (module, what it adds). Each module has register(subparsers).
+_COMMANDS = [
+    "ringside.app.cmd_ring",      # play-ring, calibrate
+    "ringside.app.cmd_bench",     # bench ring | firmware | link | games
+    "ringside.app.cmd_link",      # sim, monitor, flick (the serial link)
+    "ringside.app.cmd_play",      # play <game> (games on the ring or the terminal)
+]
+
+
+class UserError(Exception):
+    """An error the user can fix; printed as one line, exit status 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="ringside", description="Ringside: a smart Circles ring and its games.")
+    sub = p.add_subparsers(dest="command", metavar="COMMAND")
+    for mod in _COMMANDS:
+        try:
+            m = importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name == mod:
+                continue  # a command group not built yet
+            raise
+        m.register(sub)
+    return p
+
+
+def main(argv=None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as e:  # expected errors carry a message for the user
+        from ringside.errors import user_message
+        msg = user_message(e)
+        if msg is None:
+            raise
+        print("ringside: %s" % msg, file=sys.stderr)
+        return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main())
