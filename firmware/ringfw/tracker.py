@@ -49,7 +49,8 @@ _MOVE_T = const(300)       # cd: readings this far from the rest point mean the 
 _SETTLE_MAX = const(1000)  # cd: a placed marble rolling further than this was flicked
 _FLICK_MIN = const(300)    # cd: travel that makes a settle a landing rather than a nudge
 _SWING_MIN = const(500)    # cd: a swing at least this wide counts as a reversal
-_REV_T = const(250)        # cd: retreat from the furthest point that makes a reversal
+_REV_T = const(250)
+_EXTEND_MS = const(300)    # longest wait for more readings when a rest is near a boundary        # cd: retreat from the furthest point that makes a reversal
 
 
 def isqrt(v):
@@ -120,8 +121,10 @@ class Tracker:
         self.tp_period = 0
         self.dir = 0
         self.ext = 0
+        self.sm = 0
         self.ext_t = now
         self.in_blind_since = -1
+        self.still_since = -1
 
     def begin(self, now):
         """Start of operation: every sensor gets _SILENT_MS from now to speak."""
@@ -224,6 +227,7 @@ class Tracker:
                 return
             self.state = _SETTLING
             self.pos = ang
+            self.sm = ang
             self.vel = 0
             self.t = now
             self.t_seen = now
@@ -271,6 +275,7 @@ class Tracker:
             self.dev_i = i
 
     def _start_moving(self, now, d):
+        self.still_since = -1
         for j in range(self.n):
             self.nonsense[j] = 0
         self.state = _MOVING
@@ -287,6 +292,7 @@ class Tracker:
         self.tp_sum = 0
         self.tp_last = self.rest
         self.tp_t = now
+        self.sm = self.pos
         self.ext = self.pos
         self.ext_t = now
         self.wn = 0
@@ -302,7 +308,9 @@ class Tracker:
         r = sdiff(ang, wrap(pred))
         v = self.vel if self.vel >= 0 else -self.vel
         # the gate widens with speed and with the time since the track was last confirmed
-        gate = 400 + v // 12 + tdiff(now, self.t_seen) * 20
+        # (up to 600 deg/s, a marble at the edge of leaving the ring, so a track that
+        # lost a reading or two catches the marble again)
+        gate = 400 + v // 12 + tdiff(now, self.t_seen) * 60
         if r > gate or r < -gate:
             self.nonsense[i] += 1
             if self.nonsense[i] > 40:
@@ -315,6 +323,9 @@ class Tracker:
         # velocity gain uses at least 20 ms or it would amplify their noise
         self.pos = pred + r // 4
         self.vel += (r * 150) // (dt if dt > 20 else 20)
+        # a smoothed position without extrapolation: it cannot overshoot, so a retreat
+        # of it is a real reversal (see _swing)
+        self.sm += (x - self.sm) // 3
         self.t = now
         self.t_seen = now
         if self.flicked:
@@ -323,7 +334,7 @@ class Tracker:
             # a marble just set down does not roll this far by itself: it was flicked
             self.flicked = True
             self.dir = 1 if x > self.start else -1
-            self.ext = self.pos
+            self.ext = self.sm
             self.ext_t = now
             self.tp_last = self.start
             self.tp_t = now
@@ -334,7 +345,7 @@ class Tracker:
     def _swing(self, now):
         # A reversal is the track retreating from its furthest point in the current
         # direction; the furthest point was a turning point of a swing (tilted ring).
-        p = self.pos
+        p = self.sm
         d = self.dir
         if (p - self.ext) * d > 0:
             self.ext = p
@@ -376,6 +387,8 @@ class Tracker:
             self.wn += 1
 
     def _check_still(self, now):
+        ss = self.still_since   # kept only while the window stays still
+        self.still_since = -1
         w = self.ring.still_ms_tilted if (self.tilted or self.turns) else self.ring.still_ms
         n = self.wn
         if n < 6:
@@ -435,31 +448,55 @@ class Tracker:
         m1 = s1 // c1
         m2 = s2 // c2
         m3 = s3 // c3
-        lim = 60 if w <= 600 else 25
+        lim = 45 if w <= 600 else 25
         if abs(m3 - m1) > lim or abs(m1 + m3 - 2 * m2) > lim:
             return
         # Still. The oldest third may hold the last of the marble's creep, so the rest
-        # point is the mean of the two newer thirds; its standard error sets how close
-        # to a boundary counts as ambiguous.
-        n = c2 + c3
-        mean = (s2 + s3) // n
+        # point is the mean of the readings since the newer two thirds of the first still
+        # window; its standard error sets how close to a boundary counts as ambiguous.
+        if ss < 0:
+            ss = now
+        self.still_since = ss
+        span = (2 * w) // 3
         k = (self.wi - 1) & _WMASK
+        s = 0
         sq = 0
-        lim2 = (2 * w) // 3
-        for _j in range(cnt):
-            d = self.wx[k] - m - mean
-            if -_STILL_T < d < _STILL_T and tdiff(now, self.wt[k]) < lim2:
+        n = 0
+        for _j in range(self.wn):
+            if tdiff(now, self.wt[k]) >= span:
+                break
+            d = self.wx[k] - m
+            if -_STILL_T < d < _STILL_T:
+                s += d
                 sq += d * d
+                n += 1
             k = (k - 1) & _WMASK
-        var = sq // n          # cd^2 per reading, measured
+        if n < 3:
+            return
+        mean = s // n
+        var = sq // n - mean * mean   # cd^2 per reading, measured
         floor = self.ring.reading_sigma * self.ring.reading_sigma
         if var < floor:        # never trust a lucky quiet sample more than the sensor's spec
             var = floor
-        self._settle(now, m + mean, isqrt(var // n) + 1)
+        se = isqrt(var // n) + 1
+        x = m + mean
+        # Near a boundary, a little more waiting buys readings that may settle which
+        # side it is on; far from one, waiting buys nothing.
+        if tdiff(now, ss) < _EXTEND_MS and self.flicked:
+            side = self.side
+            a = wrap(x)
+            sp = side.space_at(a)
+            into = wrap(a - side.start[sp])
+            left = wrap(side.end[sp] - a)
+            edge = into if into <= left else left
+            if edge < self.ring.sigmas_x10 * se // 10 + self.ring.margin:
+                return
+        self._settle(now, x, se)
 
     def _settle(self, now, x, se):
         """The marble rests at x (cd, unwrapped) with standard error se (cd)."""
         self.state = _REST
+        self.still_since = -1
         self.rest = wrap(x)   # unwrapped angles only live for one flick
         self.pos = self.rest
         self.vel = 0
