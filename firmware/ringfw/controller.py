@@ -2,18 +2,41 @@
 
 The board calls step(clock.ticks_ms()) in a loop; the simulator calls the same method in
 virtual time. The same readings give the same bytes out. The per-step path allocates
-nothing; only handling a command from the host (rare) may.
+nothing, and neither does handling a command from the host: received bytes are checked
+and split in place (wire.FrameReader, wire.Frame), replies are built in the encoder's
+buffer, and NACK reasons are constant tokens. The only exceptions are `calsave` (it
+writes a file) and the error report after an exception. See docs/protocol.md.
 """
 from array import array
 
 from ringfw import VERSION, tracker as T
+from ringfw import leds as L
+from ringfw import timer as TM
 from ringfw.compat import const, tadd, tdiff
-from ringfw.wire import Encoder, LineReader, WireError, parse, PROTOCOL
+from ringfw.geometry import FULL_TURN
+from ringfw.wire import (ARG_REASONS, Encoder, Frame, FrameReader, PROTOCOL, REASONS,
+                         encode)
 
 _HEARTBEAT_MS = const(1000)
 
 _FAULT_WORDS = (b"", b"silent", b"hardware", b"nonsense")
 
+# Commands the firmware executes; the index selects the handler in _run().
+_CMDS = (b"ping", b"hello", b"status", b"side", b"raw", b"cal", b"calsave", b"repl",
+         b"arm", b"disarm", b"clear", b"paint", b"player", b"pulse", b"flash", b"bright",
+         b"fx", b"timer_start", b"timer_pause", b"timer_resume", b"timer_cancel")
+
+_DIRS = (b"any", b"ccw", b"cw")     # arm dir=...; + travel is ccw
+_ANY = const(0)
+_CCW = const(1)
+_CW = const(2)
+_MAX_TRAVEL = const(3600000)        # cd: 100 turns, more than any flick
+_MAX_OFF16 = const(16000)           # 1000 mm of calibration offset, in 1/16 mm
+
+# verdict reasons (docs/protocol.md gives the words)
+_SHORT = b"too_short"               # did not reach the opposing space (minimum travel)
+_WRONG_WAY = b"wrong_direction"
+_OFF = b"left_ring"
 
 class Controller:
     def __init__(self, ring, clock, sensors, pixels, serial, watchdog, storage=None):
@@ -31,18 +54,31 @@ class Controller:
         self.fresh = bytearray(n)
         self.ev = array("i", [0] * 6)
         self.rx = bytearray(64)
-        self.reader = LineReader()
+        self.reader = FrameReader()
+        self.frame = Frame()
         self.enc = Encoder()
         self.tracker = T.Tracker(ring)
+        self.leds = L.Leds(ring, pixels)
+        self.timer = TM.Timer()
         self.side = 0
+        self.side_names = tuple(nm.encode() for nm in ring.side_names)
+        self.version = VERSION.encode()
         self.raw = False           # stream every reading (calibration)
+        self.cal_dirty = bytearray(n)
+        self.arm_dir = -1          # -1: not armed; else _ANY/_CCW/_CW
+        self.arm_min = 0           # cd of travel a valid flick needs
         self.errors = 0            # exceptions caught at the top of the loop
-        self.bad_frames = 0        # received lines that were not valid frames
-        self.noise_bytes = 0
+        self.bad_frames = 0        # received frames that failed their checks (NACKed)
         self.frames_out = 0
         self.frames_dropped = 0
         self.worst_loop = 0
         self.last_step = -1
+        # the port hand-back (board_rp2040.Serial has it; simulated ports do not)
+        self._release = getattr(serial, "release_repl", None)
+        self.released = False
+        # sim_* commands: the simulated board installs a handler (seq, line bytes) -> None
+        # (ack) or a reason; a real board has none and NACKs them.
+        self.sim_command = None
         self.boot = clock.ticks_ms()
         self.next_hb = self.boot
         self.last_hb = self.boot
@@ -50,6 +86,11 @@ class Controller:
         self.uptime_s = 0
         self.tracker.begin(self.boot)
         self.hello()
+
+    @property
+    def noise_bytes(self):
+        """Received bytes outside any frame (REPL banners, echo, line noise)."""
+        return self.reader.noise
 
     # ----- the loop -----
     def step(self, now):
@@ -66,7 +107,7 @@ class Controller:
             if gap > self.worst_loop:
                 self.worst_loop = gap
         self.last_step = now
-        self._receive()
+        self._receive(now)
         if self.sensors.poll(now, self.ranges, self.statuses, self.fresh):
             tr = self.tracker
             for i in range(self.n):
@@ -75,7 +116,14 @@ class Controller:
                     if self.raw:
                         self._send_raw(i)
         self.tracker.tick(now)
-        self._send_events()
+        self._send_events(now)
+        if self.timer.tick(now):
+            e = self.enc
+            e.begin(b"timer_expired")
+            e.int(b"total", self.timer.total)
+            e.int(b"late", self.timer.late)
+            self._send()
+        self.leds.render(now, self.tracker, self.timer)
         if tdiff(now, self.next_hb) >= 0:
             self.next_hb = tadd(now, _HEARTBEAT_MS)
             # uptime by accumulation: tick values wrap, a long uptime must not
@@ -84,7 +132,7 @@ class Controller:
             while self.uptime_ms >= 1000:
                 self.uptime_ms -= 1000
                 self.uptime_s += 1
-            self._heartbeat()
+            self._heartbeat(now)
             self.worst_loop = 0
 
     # ----- out -----
@@ -96,16 +144,24 @@ class Controller:
         else:
             self.frames_dropped += 1
 
+    def emit(self, kind, fields):
+        """Send a frame built from a dict (allocates: for the simulator, never the loop)."""
+        data = encode(self.enc, kind, fields)
+        self.serial.write(data, len(data))
+        self.frames_out += 1
+
     def hello(self):
         e = self.enc
         r = self.ring
         e.begin(b"hello")
-        e.tok(b"fw", VERSION.encode())
+        e.tok(b"fw", self.version)
         e.int(b"proto", PROTOCOL)
         e.tok(b"ring", r.digest_hex)
         e.int(b"sensors", self.n)
         e.int(b"healthy", self.n - self._faulty_count())
-        e.tok(b"side", r.side_names[self.side].encode())
+        e.tok(b"side", self.side_names[self.side])
+        e.int(b"leds", r.led_count)
+        e.int(b"cap", self.leds.cap)
         self._send()
 
     def _faulty_count(self):
@@ -114,14 +170,21 @@ class Controller:
             c += self.tracker.faulty[i]
         return c
 
-    def _heartbeat(self):
+    def _heartbeat(self, now):
         e = self.enc
+        rd = self.reader
         e.begin(b"hb")
         e.int(b"up", self.uptime_s)
         e.int(b"loop", self.worst_loop)
-        e.int(b"drop", self.bad_frames + self.frames_dropped + self.tracker.dropped_events)
+        e.int(b"drop", self.bad_frames + rd.partial + rd.overlong + self.frames_dropped
+              + self.tracker.dropped_events)
         e.int(b"err", self.errors)
         e.int(b"blind", self.tracker.blind)
+        tm = self.timer
+        if tm.active():
+            e.int(b"tmr", tm.remaining(now))
+            if tm.state == TM.PAUSED:
+                e.int(b"tps", 1)
         self._send()
 
     def _send_raw(self, i):
@@ -132,7 +195,7 @@ class Controller:
         e.int(b"st", self.statuses[i])
         self._send()
 
-    def _send_events(self):
+    def _send_events(self, now):
         tr = self.tracker
         ev = self.ev
         side = tr.side
@@ -155,10 +218,19 @@ class Controller:
                 e.int(b"conf", ev[4])
                 if ev[5]:
                     e.int(b"blind", 1)
+                self._send()
+                self.leds.landed(ev[0], now)
+                if self.arm_dir >= 0:
+                    self._verdict(ev[3], False, now)
+                continue
             elif kind == T.EV_OFF_RING:
                 e.begin(b"off_ring")
                 e.int(b"ang", ev[0])
                 e.int(b"trv", ev[1])
+                self._send()
+                if self.arm_dir >= 0:
+                    self._verdict(ev[1], True, now)
+                continue
             elif kind == T.EV_PLACED:
                 e.begin(b"placed")
                 e.tok(b"sp", side.id_bytes[ev[0]])
@@ -184,6 +256,29 @@ class Controller:
                 continue
             self._send()
 
+    def _verdict(self, trv, off, now):
+        """The armed flick's verdict, right after its landed/off_ring frame; disarms."""
+        d = self.arm_dir
+        why = b""
+        if off:
+            why = _OFF
+        elif (d == _CCW and trv < 0) or (d == _CW and trv > 0):
+            why = _WRONG_WAY
+        elif (trv if trv >= 0 else -trv) < self.arm_min:
+            why = _SHORT
+        e = self.enc
+        e.begin(b"verdict")
+        e.int(b"ok", 0 if why else 1)
+        if why:
+            e.tok(b"why", why)
+        e.int(b"trv", trv)
+        e.int(b"min", self.arm_min)
+        e.tok(b"dir", _DIRS[d])
+        self._send()
+        self.arm_dir = -1
+        if why:
+            self.leds.error(now)
+
     def _report_error(self, exc):
         try:
             e = self.enc
@@ -195,26 +290,29 @@ class Controller:
             pass
 
     # ----- in -----
-    def _receive(self):
+    def _receive(self, now):
         n = self.serial.read_into(self.rx)
         if not n:
             return
         rd = self.reader
-        rd.feed(self.rx, n)
-        while True:
-            line = rd.next_line()
-            if line is None:
-                return
-            if line[0] != 64:  # '@': anything else on the line is noise (banners, echo)
-                self.noise_bytes += len(line)
-                continue
-            try:
-                seq, kind, args = parse(line)
-            except WireError as err:
-                self.bad_frames += 1
-                self._nack(-1, str(err))
-                continue
-            self._command(seq, kind, args)
+        rx = self.rx
+        for i in range(n):
+            k = rd.push(rx[i])
+            if k:
+                self._line(k, now)
+
+    def _line(self, k, now):
+        f = self.frame
+        err = f.decode(self.reader.buf, k)
+        if err:
+            self.bad_frames += 1
+            e = self.enc
+            e.begin(b"nack")
+            e.int(b"re", -1)
+            e.tok(b"why", REASONS[err])
+            self._send()
+            return
+        self._command(f, now)
 
     def _ack(self, seq):
         e = self.enc
@@ -222,72 +320,212 @@ class Controller:
         e.int(b"re", seq)
         self._send()
 
-    def _nack(self, seq, why):
+    def _nack(self, seq, why, key=b"", what=False):
+        """NACK with a constant reason token; arg= the offending field, what= the type."""
         e = self.enc
         e.begin(b"nack")
         e.int(b"re", seq)
-        e.tok(b"why", why.replace(" ", "_").encode())
+        e.tok(b"why", why)
+        if key:
+            e.tok(b"arg", key)
+        if what:
+            f = self.frame
+            e.tok_from(b"what", f.buf, f.ks, f.ke)
         self._send()
 
-    def _command(self, seq, kind, args):
-        h = getattr(self, "_cmd_" + kind, None)
-        if h is None:
-            self._nack(seq, "unknown command " + kind)
+    def _command(self, f, now):
+        k = f.kind_in(_CMDS)
+        if k < 0:
+            if f.kind_starts(b"sim_"):
+                hook = self.sim_command
+                if hook is None:
+                    self._nack(f.seq, b"simulated_board_only", b"", True)
+                    return
+                why = hook(f.seq, bytes(f.buf[:f.n]))
+                if why:
+                    self._nack(f.seq, why.replace(" ", "_").encode())
+                else:
+                    self._ack(f.seq)
+                return
+            self._nack(f.seq, b"unknown_command", b"", True)
             return
-        try:
-            why = h(args)
-        except (KeyError, ValueError, TypeError, IndexError) as err:
-            why = "bad arguments: %s" % err
-        if why:
-            self._nack(seq, why)
+        why = self._run(k, f, now)
+        if f.err:
+            self._nack(f.seq, ARG_REASONS[f.err], f.err_key)
+        elif why:
+            self._nack(f.seq, why)
         else:
-            self._ack(seq)
+            self._ack(f.seq)
+            if k == 7:  # repl: acknowledged, now hand the port back
+                self.released = True
+                if self._release is not None:
+                    self._release()
 
-    def _cmd_ping(self, args):
-        return None
-
-    def _cmd_hello(self, args):
-        if args.get("proto", PROTOCOL) > PROTOCOL:
+    def _run(self, k, f, now):
+        """Run command k; returns b"" (ack) or a reason token. Argument errors: f.err."""
+        if k == 0:      # ping
+            return b""
+        if k == 1:      # hello proto=<n>
+            proto = f.int_arg(b"proto", 0, 999999, PROTOCOL)
+            if f.err:
+                return b""
             self.hello()
-            return "protocol %d not supported (board speaks %d)" % (args["proto"], PROTOCOL)
-        self.hello()
-        return None
+            if proto > PROTOCOL:
+                return b"protocol_too_new"
+            if proto < PROTOCOL:
+                return b"protocol_too_old"
+            return b""
+        if k == 2:      # status
+            self.hello()
+            self._heartbeat(now)
+            return b""
+        if k == 3:      # side name=<side>
+            j = f.tok_index(b"name", self.side_names)
+            if f.err:
+                return b""
+            self.side = j
+            self.tracker.set_side(self.ring.sides[j])
+            self.leds.set_side(j)
+            return b""
+        if k == 4:      # raw on=0|1
+            self.raw = f.int_arg(b"on", 0, 1, 1) == 1
+            return b""
+        if k == 5:
+            return self._cal(f)
+        if k == 6:      # calsave
+            return self._calsave()
+        if k == 7:      # repl: ack first (in _command), then release
+            return b""
+        if k == 8:      # arm dir=any|ccw|cw min=<cd>
+            d = f.tok_index(b"dir", _DIRS, _ANY)
+            mn = f.int_arg(b"min", 0, _MAX_TRAVEL, 0)
+            if f.err:
+                return b""
+            self.arm_dir = d
+            self.arm_min = mn
+            return b""
+        if k == 9:      # disarm
+            self.arm_dir = -1
+            return b""
+        lv = self.leds
+        if k == 10:     # clear
+            lv.clear()
+            return b""
+        if k == 11:     # paint c=<colour> (sp=<id> | label=<label> | all=1)
+            return self._paint(f)
+        if k == 12:     # player c=<colour> [at=<cd>] [w=<leds>]
+            c = L.colour_arg(f, b"c")
+            at = f.int_arg(b"at", 0, FULL_TURN - 1, -1)
+            w = f.int_arg(b"w", 1, lv.n, 3)
+            if f.err:
+                return b""
+            if at < 0:
+                at = lv.start_centre()
+            lv.set_player(c if c else L.NONE, at, w)
+            return b""
+        if k == 13:     # pulse sp=<id> [c=<colour>]
+            j = f.tok_index(b"sp", self.tracker.side.id_bytes)
+            c = L.colour_arg(f, b"c", L.WHITE)
+            if f.err:
+                return b""
+            lv.pulse(j, c, now)
+            return b""
+        if k == 14:     # flash [c=<colour>] [n=<count>]
+            c = L.colour_arg(f, b"c", L.RED)
+            cnt = f.int_arg(b"n", 1, 20, 3)
+            if f.err:
+                return b""
+            lv.flash(c, cnt, now)
+            return b""
+        if k == 15:     # bright v=0..255
+            v = f.int_arg(b"v", 0, 255)
+            if f.err:
+                return b""
+            lv.set_brightness(v)
+            return b""
+        if k == 16:     # fx [pulse=0|1] [trail=0|1] [flash=0|1]
+            p = f.int_arg(b"pulse", 0, 1, lv.fx_pulse)
+            t = f.int_arg(b"trail", 0, 1, lv.fx_trail)
+            fl = f.int_arg(b"flash", 0, 1, lv.fx_flash)
+            if f.err:
+                return b""
+            lv.fx_pulse = p
+            lv.fx_trail = t
+            lv.fx_flash = fl
+            return b""
+        tm = self.timer
+        if k == 17:     # timer_start (ms=<ms> | s=<s>) [total=<ms>] [c=<colour>] [paused=1]
+            if f.has(b"ms") or not f.has(b"s"):
+                ms = f.int_arg(b"ms", 0, TM.MAX_MS)
+            else:
+                ms = f.int_arg(b"s", 0, TM.MAX_MS // 1000) * 1000
+            total = f.int_arg(b"total", 0, TM.MAX_MS, 0)
+            c = L.colour_arg(f, b"c", L.WHITE)
+            paused = f.int_arg(b"paused", 0, 1, 0)
+            if f.err:
+                return b""
+            tm.start(now, ms, total, c, paused)
+            return b""
+        if k == 18:     # timer_pause
+            return b"" if tm.pause(now) else b"no_timer"
+        if k == 19:     # timer_resume
+            return b"" if tm.resume(now) else b"no_timer"
+        if k == 20:     # timer_cancel
+            tm.cancel()
+            return b""
+        return b"unknown_command"
 
-    def _cmd_side(self, args):
-        name = str(args["name"])
-        if name not in self.ring.side_names:
-            return "no side " + name
-        self.side = self.ring.side_names.index(name)
-        self.tracker.set_side(self.ring.sides[self.side])
-        return None
+    def _paint(self, f):
+        lv = self.leds
+        c = L.colour_arg(f, b"c")
+        if f.err:
+            return b""
+        col = c if c else L.NONE  # off = unpainted: the ground shows through
+        if f.has(b"sp"):
+            j = f.tok_index(b"sp", self.tracker.side.id_bytes)
+            if f.err:
+                return b""
+            lv.paint_space(j, col)
+            return b""
+        if f.has(b"label"):
+            labels = lv.labels[lv.side_k]
+            j = f.label_index(b"label", labels, 0)
+            if j < 0:
+                f.tok_index(b"label", ())  # sets "unknown value"
+                return b""
+            while j >= 0:
+                lv.paint_space(j, col)
+                j = f.label_index(b"label", labels, j + 1)
+            return b""
+        if f.has(b"all"):
+            f.int_arg(b"all", 1, 1)
+            if f.err:
+                return b""
+            lv.paint_ground(c)
+            return b""
+        return b"say_sp_label_or_all"
 
-    def _cmd_raw(self, args):
-        self.raw = bool(args.get("on", 1))
-        return None
-
-    def _cmd_cal(self, args):
+    def _cal(self, f):
         """Set one sensor's calibration: off = offset in 1/16 mm, scale = Q12 (4096 = 1.0)."""
-        i = int(args["id"])
-        if not 0 <= i < self.n:
-            return "no sensor %d" % i
-        scale = int(args.get("scale", 4096))
-        if not 2048 <= scale <= 8192:
-            return "scale out of range"
+        i = f.int_arg(b"id", 0, self.n - 1)
+        off = f.int_arg(b"off", -_MAX_OFF16, _MAX_OFF16, 0)
+        scale = f.int_arg(b"scale", 2048, 8192, 4096)
+        if f.err:
+            return b""
         s = self.ring.sensors[i]
-        s.off16 = int(args.get("off", 0))
+        s.off16 = off
         s.scale_q12 = scale
-        cal = self.ring.raw["sensors"][i].setdefault("calibration", {})
-        cal["offset_mm"] = s.off16 / 16
-        cal["scale"] = scale / 4096
-        return None
+        self.cal_dirty[i] = 1
+        return b""
 
-    def _cmd_calsave(self, args):
+    def _calsave(self):
         if self.storage is None:
-            return "no storage on this board"
+            return b"no_storage"
+        for i in range(self.n):  # only the sensors calibrated since boot (allocates: rare)
+            if self.cal_dirty[i]:
+                s = self.ring.sensors[i]
+                cal = self.ring.raw["sensors"][i].setdefault("calibration", {})
+                cal["offset_mm"] = s.off16 / 16
+                cal["scale"] = s.scale_q12 / 4096
         self.storage.save_ring(self.ring.raw)
-        return None
-
-    def _cmd_status(self, args):
-        self.hello()
-        self._heartbeat()
-        return None
+        return b""

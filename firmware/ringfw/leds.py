@@ -1,0 +1,358 @@
+"""LED scenes -> the pixel buffer of the NeoPixel ring.
+
+The scene is a stack of layers, drawn for each LED from the top down (the first layer
+that has something for an LED wins):
+
+    flash     the whole ring blinks (an error), n times 120 ms on / 120 ms off
+    trail     where the marble rolls, fading behind it (while it moves)
+    pulse     the landed space pulses (1.5 s)
+    player    whose turn: an arc of w LEDs in the player's colour, breathing slowly
+    timer     the turn timer's sweep: clockwise from 12 o'clock (90 deg), shrinking back
+              towards it as time runs down; the part standing for the last 5 s is red,
+              and blinks once only that part is left; an expired timer leaves it lit red
+    spaces    whole spaces painted by id or by label (ring.json, the current side)
+    ground    one colour under everything (paint all=1)
+
+Every channel of every frame goes through power.scale() with the global brightness
+limited by the USB power cap (power.brightness_cap), so no scene can draw more current
+than ring.json's budget. Colours are ints 0xRRGGBB; the buffer is G R B per LED.
+
+render(now, tracker, timer) redraws at most every FRAME_MS, and only when something
+changed or moves; it allocates nothing.
+"""
+from array import array
+
+from ringfw import power
+from ringfw import timer as T
+from ringfw.compat import const, tdiff
+from ringfw.geometry import FULL_TURN, wrap
+
+FRAME_MS = const(25)          # at most 40 frames a second (a 60-LED write is ~1.8 ms)
+PULSE_MS = const(1500)        # a landing pulse: three 500 ms swells
+PULSE_PERIOD = const(500)
+BREATH_MS = const(2000)       # player indicator breathing period
+FLASH_ON = const(120)
+FLASH_OFF = const(120)
+TRAIL_DECAY = const(48)       # trail heat lost per frame (256 = a fresh head)
+WARN_BLINK = const(500)       # the last-5-s arc blinks: 350 ms on, 150 ms off
+WARN_BLINK_ON = const(350)
+TOP_CD = const(9000)          # 12 o'clock: where the timer sweep is anchored
+
+RED = const(0xFF0000)
+WHITE = const(0xFFFFFF)
+NONE = const(-1)
+
+COLOUR_NAMES = (b"off", b"red", b"green", b"blue", b"white", b"yellow", b"orange",
+                b"purple", b"cyan", b"pink")
+COLOUR_VALUES = (0x000000, 0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF, 0xFFC000, 0xFF6000,
+                 0x9000FF, 0x00FFFF, 0xFF40A0)
+
+
+def colour_arg(frame, key, default=NONE):
+    """A colour field (rrggbb hex, or a name in COLOUR_NAMES) -> 0xRRGGBB.
+
+    Absent: default (NONE = required: frame.err is set). Unreadable: frame.err is set."""
+    if not frame.has(key):
+        if default == NONE:
+            frame.tok_index(key, COLOUR_NAMES)  # sets "missing argument"
+        return default
+    v = frame.hex_arg(key)
+    if v >= 0:
+        return v
+    k = frame.tok_index(key, COLOUR_NAMES)
+    if k < 0:
+        return 0
+    return COLOUR_VALUES[k]
+
+
+def _dim(c, level):
+    """A colour times level/256 (level 0..256)."""
+    return ((((c >> 16) & 255) * level >> 8) << 16) | ((((c >> 8) & 255) * level >> 8) << 8) \
+        | ((c & 255) * level >> 8)
+
+
+def _tri(t, period):
+    """Triangle wave 0..256..0 over period ms."""
+    p = t % period
+    half = period >> 1
+    if p < half:
+        return p * 256 // half
+    return (period - p) * 256 // (period - half)
+
+
+class Leds:
+    def __init__(self, ring, pixels):
+        n = ring.led_count
+        self.n = n
+        self.ring = ring
+        self.pixels = pixels
+        self.buf = bytearray(3 * n)
+        self.cap = power.brightness_cap(ring)
+        self.bright = 255
+        self.eff = power.scale(255, self.cap)   # the brightness every channel is scaled by
+        # where each LED is: its space on the current side and its place in the sweep
+        self.space_of = bytearray(n)
+        self.tpos = array("H", [0] * n)
+        for i in range(n):
+            a = wrap(ring.led0 + ring.led_dir * (i * FULL_TURN // n))
+            self.tpos[i] = (wrap(TOP_CD - a) * n + FULL_TURN // 2) // FULL_TURN % n
+        most = 0
+        for s in ring.sides:
+            if s.count > most:
+                most = s.count
+        self.sp_col = array("i", [NONE] * most)
+        # labels as bytes for each side (paint label=...); allocated once here
+        self.labels = [tuple(lab.encode() for lab in s.labels) for s in ring.sides]
+        self.side = ring.sides[0]
+        self.side_k = 0
+        self.heat = bytearray(n)        # the trail
+        self.head = -1
+        self.ground = 0
+        self.player = NONE
+        self.player_at = 0
+        self.player_w = 3
+        self.pulse_sp = -1
+        self.pulse_col = WHITE
+        self.pulse_t0 = 0
+        self.flash_col = RED
+        self.flash_t0 = 0
+        self.flash_n = 0
+        self.fx_pulse = 1
+        self.fx_trail = 1
+        self.fx_flash = 1
+        self.dirty = True
+        self.last = 0
+        self.started = False
+        self.frames = 0                 # frames shown (for tests and the bench)
+        self.set_side(0)
+
+    # ----- scene changes (from host commands) -----
+    def set_side(self, k):
+        side = self.ring.sides[k]
+        self.side = side
+        self.side_k = k
+        for i in range(self.n):
+            a = wrap(self.ring.led0 + self.ring.led_dir * (i * FULL_TURN // self.n))
+            self.space_of[i] = side.space_at(a)
+        for j in range(len(self.sp_col)):
+            self.sp_col[j] = NONE
+        if self.player == NONE:
+            self.player_at = self.start_centre()
+        self.pulse_sp = -1
+        self.dirty = True
+
+    def start_centre(self):
+        side = self.side
+        return side.centre(side.index_of(side.start_id))
+
+    def clear(self):
+        """Everything but the timer off: spaces, ground, player, pulse, flash, trail."""
+        for j in range(len(self.sp_col)):
+            self.sp_col[j] = NONE
+        self.ground = 0
+        self.player = NONE
+        self.pulse_sp = -1
+        self.flash_n = 0
+        for i in range(self.n):
+            self.heat[i] = 0
+        self.dirty = True
+
+    def paint_space(self, k, colour):
+        self.sp_col[k] = colour
+        self.dirty = True
+
+    def paint_ground(self, colour):
+        self.ground = colour
+        self.dirty = True
+
+    def set_player(self, colour, at, w):
+        self.player = colour
+        self.player_at = at
+        self.player_w = w
+        self.dirty = True
+
+    def set_brightness(self, v):
+        self.bright = v
+        self.eff = power.scale(v, self.cap)
+        self.dirty = True
+
+    def pulse(self, k, colour, now):
+        self.pulse_sp = k
+        self.pulse_col = colour
+        self.pulse_t0 = now
+        self.dirty = True
+
+    def landed(self, k, now):
+        """A landing on space k: pulse it, in the player's colour when one is shown."""
+        if self.fx_pulse:
+            self.pulse(k, self.player if self.player != NONE else WHITE, now)
+
+    def flash(self, colour, count, now):
+        self.flash_col = colour
+        self.flash_n = count
+        self.flash_t0 = now
+        self.dirty = True
+
+    def error(self, now):
+        """An invalid flick: the error flash, unless switched off (fx flash=0)."""
+        if self.fx_flash:
+            self.flash(RED, 3, now)
+
+    # ----- drawing -----
+    def render(self, now, tracker, timer):
+        """Redraw and show if due and needed. Returns True when a frame was shown."""
+        if self.started and tdiff(now, self.last) < FRAME_MS:
+            return False
+        moving = self.fx_trail and tracker.moving()
+        busy = self.dirty or timer.changed or moving or self.head >= 0 \
+            or timer.state == T.RUNNING or self.player != NONE or self.pulse_sp >= 0 \
+            or self.flash_n
+        if not busy:
+            return False
+        self.started = True
+        self.last = now
+        self.dirty = False
+        timer.changed = False
+        self._trail(moving, tracker)
+        self._draw(now, timer)
+        self.pixels.show(self.buf)
+        self.frames += 1
+        return True
+
+    def _trail(self, moving, tracker):
+        n = self.n
+        heat = self.heat
+        alive = False
+        for i in range(n):
+            h = heat[i]
+            if h:
+                h = h - TRAIL_DECAY if h > TRAIL_DECAY else 0
+                heat[i] = h
+                if h:
+                    alive = True
+        if moving:
+            led = self.ring.led_at(wrap(tracker.pos))
+            prev = self.head
+            if prev >= 0 and prev != led:
+                # fill the LEDs a fast marble jumped over, the short way round
+                d = (led - prev) % n
+                step = 1
+                if d > n // 2:
+                    d = n - d
+                    step = -1
+                j = prev
+                for _ in range(d):
+                    j = (j + step) % n
+                    heat[j] = 200
+            heat[led] = 255
+            self.head = led
+        elif not alive:
+            self.head = -1
+        else:
+            self.head = n  # still fading: keep rendering
+
+    def _draw(self, now, timer):
+        n = self.n
+        buf = self.buf
+        eff = self.eff
+        heat = self.heat
+        # flash layer
+        flash_on = False
+        if self.flash_n:
+            t = tdiff(now, self.flash_t0)
+            k = t // (FLASH_ON + FLASH_OFF)
+            if k >= self.flash_n:
+                self.flash_n = 0
+            else:
+                flash_on = t - k * (FLASH_ON + FLASH_OFF) < FLASH_ON
+        # pulse layer
+        pulse_lvl = 0
+        if self.pulse_sp >= 0:
+            t = tdiff(now, self.pulse_t0)
+            if t >= PULSE_MS:
+                self.pulse_sp = -1
+            else:
+                pulse_lvl = 48 + _tri(t, PULSE_PERIOD) * 208 // 256
+        # player layer: an arc of w LEDs round player_at
+        pl = self.player
+        p_led = -1
+        p_lvl = 0
+        half = 0
+        if pl != NONE:
+            p_led = self.ring.led_at(self.player_at)
+            half = self.player_w
+            p_lvl = 96 + _tri(now % BREATH_MS, BREATH_MS) * 160 // 256
+        # timer layer: positions in 1/16 LED along the sweep
+        ts = timer.state
+        lit16 = -1
+        warn16 = 0
+        t_col = timer.colour
+        blink_off = False
+        if ts != T.IDLE:
+            total = timer.total
+            warn16 = _frac16(T.WARN_MS, total, n)
+            if ts == T.EXPIRED:
+                lit16 = warn16
+                t_col = RED
+            else:
+                rem = timer.remaining(now)
+                lit16 = _frac16(rem, total, n)
+                if rem <= T.WARN_MS and ts == T.RUNNING:
+                    blink_off = (now % WARN_BLINK) >= WARN_BLINK_ON
+                if ts == T.PAUSED:
+                    t_col = _dim(t_col, 128)
+        for i in range(n):
+            c = -1
+            if flash_on:
+                c = self.flash_col
+            elif heat[i]:
+                c = _dim(pl if pl != NONE else WHITE, heat[i] + 1)
+            elif pulse_lvl and self.space_of[i] == self.pulse_sp:
+                c = _dim(self.pulse_col, pulse_lvl)
+            elif p_led >= 0 and _arc(i, p_led, half, n):
+                c = _dim(pl, p_lvl)
+            elif lit16 >= 0:
+                p16 = self.tpos[i] << 4
+                if p16 < lit16 and not blink_off:
+                    col = t_col
+                    if p16 < warn16:
+                        col = RED
+                    part = lit16 - p16
+                    if part < 16:
+                        col = _dim(col, part << 4)
+                    c = col
+            if c < 0:
+                c = self.sp_col[self.space_of[i]]
+                if c < 0:
+                    c = self.ground
+            j = 3 * i
+            buf[j] = power.scale((c >> 8) & 255, eff)
+            buf[j + 1] = power.scale((c >> 16) & 255, eff)
+            buf[j + 2] = power.scale(c & 255, eff)
+
+    # ----- for the host and the tests -----
+    def rgb(self, i):
+        """(r, g, b) of LED i as last shown (after brightness and the power cap)."""
+        j = 3 * i
+        return self.buf[j + 1], self.buf[j], self.buf[j + 2]
+
+
+def _arc(i, centre, w, n):
+    """True if LED i is within the w LEDs centred on LED centre."""
+    d = (i - centre) % n
+    if d > n // 2:
+        d = n - d
+    return 2 * d < w
+
+
+def _frac16(part, total, n):
+    """part/total of the ring, in 1/16 LED, without large integers (total <= 1 day)."""
+    if total <= 0:
+        return 0
+    if part >= total:
+        return n << 4
+    if total < 1048576:
+        f = part * 1024 // total
+    else:
+        f = part // ((total >> 10) + 1)
+    return (f * n * 16 + 1023) >> 10
