@@ -258,15 +258,12 @@ def test_ambiguity_is_only_between_neighbours():
 
 def test_an_ambiguous_landing_may_fall_short_on_the_lower_number():
     g = started(2)
-    opp = g.side.step("7", cc.CCW, 10)
-    before = g.side.step(opp, cc.CW, 1)           # nine spaces on
-    a = {"type": "landed", "space": opp, "travel": g.side.travel_to("7", opp, cc.CCW) - 8.0, "alt": before}
-    g.apply(0, a)
-    low = min(opp, before, key=int)
-    if low == before:
-        assert g.state["aside"] == [1, 0]
-    else:
-        assert cubes(g, opp)[0] == 1
+    # from the 7, anticlockwise: the 18 is the opposing space, the 4 one short of it
+    assert g.side.step("7", cc.CCW, 10) == "18" and g.side.step("7", cc.CCW, 9) == "4"
+    t = g.side.travel_to("7", "18", cc.CCW) - 8.0
+    ev = g.apply(0, {"type": "landed", "space": "18", "travel": t, "alt": "4"})
+    assert [e["type"] for e in ev] == ["ambiguous", "invalid"]
+    assert g.state["aside"] == [1, 0] and g.state["marble"] == "4"
 
 
 # ----- triples -----
