@@ -454,7 +454,7 @@ class Controller:
             lv.fx_flash = fl
             return b""
         tm = self.timer
-        if k == 17:     # timer_start (ms=<ms> | s=<s>) [total=<ms>] [c=<colour>] [paused=1]
+        if k == 17:     # timer_start (ms= | s=) [total=<ms>] [c=<colour>] [paused=1] [show=0]
             if f.has(b"ms") or not f.has(b"s"):
                 ms = f.int_arg(b"ms", 0, TM.MAX_MS)
             else:
@@ -462,9 +462,10 @@ class Controller:
             total = f.int_arg(b"total", 0, TM.MAX_MS, 0)
             c = L.colour_arg(f, b"c", L.WHITE)
             paused = f.int_arg(b"paused", 0, 1, 0)
+            shown = f.int_arg(b"show", 0, 1, 1)
             if f.err:
                 return b""
-            tm.start(now, ms, total, c, paused)
+            tm.start(now, ms, total, c, paused, shown == 1)
             return b""
         if k == 18:     # timer_pause
             return b"" if tm.pause(now) else b"no_timer"

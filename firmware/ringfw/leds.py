@@ -205,7 +205,7 @@ class Leds:
             return False
         moving = self.fx_trail and tracker.moving()
         busy = self.dirty or timer.changed or moving or self.head >= 0 \
-            or timer.state == T.RUNNING or self.player != NONE or self.pulse_sp >= 0 \
+            or (timer.state == T.RUNNING and timer.shown) or self.player != NONE or self.pulse_sp >= 0 \
             or self.flash_n
         if not busy:
             return False
@@ -288,7 +288,7 @@ class Leds:
         warn16 = 0
         t_col = timer.colour
         blink_off = False
-        if ts != T.IDLE:
+        if ts != T.IDLE and timer.shown:
             total = timer.total
             warn16 = _frac16(T.WARN_MS, total, n)
             if ts == T.EXPIRED:

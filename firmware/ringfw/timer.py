@@ -30,8 +30,9 @@ class Timer:
         self.colour = 0xFFFFFF
         self.late = 0         # ms between the deadline and the tick that noticed it
         self.changed = True   # the LEDs must redraw
+        self.shown = True     # drawn on the ring (False: it only counts)
 
-    def start(self, now, ms, total, colour, paused):
+    def start(self, now, ms, total, colour, paused, shown=True):
         """Run for ms (0..MAX_MS) from now. total (>= ms; 0 = ms) is the full sweep, so a
         timer restored after a board reset shows the part already used up. ms == 0 shows
         an expired timer at once, without an expiry event (there was nothing to wait for)."""
@@ -39,6 +40,7 @@ class Timer:
             total = ms
         self.total = total
         self.colour = colour
+        self.shown = shown
         self.late = 0
         self.changed = True
         if ms <= 0:

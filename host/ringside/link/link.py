@@ -1,0 +1,656 @@
+"""The host end of the serial link: one object per board.
+
+    with Link("/dev/ttyACM0") as link:         # or a pty, a pyserial URL, or None: find a Pico
+        link.side("darts")
+        link.paint("ff8000", space="7")
+        link.timer_start(30, "green")
+        for ev in link.events():               # landed, verdict, timer_expired, link_lost, ...
+            print(ev.kind, ev.fields, ev.text)
+
+Two threads per link: a reader (bytes -> frames -> acks, events, heartbeats; it notices
+a board that has been silent for `silence_s`, 2.5 s by default, or a port that failed) and
+a keeper (reconnects, by the same path or by the Pico's USB serial number when the path
+changed, handshakes, and restores the side, LED scene, effects, armed flick and the turn
+timer at the time it has left). Commands are synchronous: they return the ACK's fields or
+raise LinkError with the board's reason. Times are seconds unless a name says ms.
+"""
+from __future__ import annotations
+
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ringfw.geometry import digest_of
+from ringfw.wire import PROTOCOL, Encoder, FrameReader, WireError, encode, parse
+
+from ringside.link import messages
+from ringside.link.errors import LinkError
+from ringside.link.ports import PortInfo, available, find_picos, open_port, usb_serial_of
+from ringside.link.scene import Scene
+
+HOST_VERSION = "0.1.0"
+DEFAULT_RING = Path(__file__).resolve().parents[3] / "hardware" / "ring.json"
+SILENCE_S = 2.5          # heartbeats come every 1 s: 2.5 s without a byte = the board is gone
+COMMAND_TIMEOUT_S = 1.0
+HANDSHAKE_TIMEOUT_S = 3.0
+RETRY_S = 0.1            # how often the keeper looks for the board again
+_EVENT_QUEUE = 10000
+
+_DEFAULT = object()
+
+
+@dataclass
+class Event:
+    """A frame from the board (or from the link itself: link_lost, link_restored,
+    board_reset). t: time.monotonic() when the host received it; seq: the board's frame
+    number (-1 for link events)."""
+    kind: str
+    fields: dict = field(default_factory=dict)
+    t: float = 0.0
+    seq: int = -1
+
+    @property
+    def text(self) -> str:
+        return messages.describe(self.kind, self.fields)
+
+
+class _Pending:
+    __slots__ = ("done", "kind", "fields", "garbled", "lost")
+
+    def __init__(self):
+        self.done = threading.Event()
+        self.kind = None
+        self.fields = {}
+        self.garbled = False
+        self.lost = None
+
+
+def _ring_hash(ring) -> str | None:
+    if ring is None:
+        return None
+    if isinstance(ring, (bytes, bytearray)):
+        data = bytes(ring)
+    else:
+        try:
+            data = Path(ring).read_bytes()
+        except OSError as e:
+            raise LinkError("cannot read the ring description %s: %s" % (ring, e.strerror)) from None
+    return "%08x" % digest_of(data)
+
+
+def _colour(c) -> str:
+    """'ff8000', '#FF8000', (255, 128, 0) or a name ('red', 'off') -> the wire token."""
+    if isinstance(c, (tuple, list)) and len(c) == 3:
+        if not all(isinstance(v, int) and 0 <= v <= 255 for v in c):
+            raise ValueError("colour %r: each channel must be 0..255" % (c,))
+        return "%02x%02x%02x" % tuple(c)
+    s = str(c).strip().lower().lstrip("#")
+    if not s:
+        raise ValueError("empty colour")
+    return s
+
+
+class Link:
+    """A board over serial. See the module docstring; docs/protocol.md has the messages."""
+
+    def __init__(self, port: str | None = None, *, ring=_DEFAULT, silence_s: float = SILENCE_S,
+                 command_timeout_s: float = COMMAND_TIMEOUT_S,
+                 handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S, reconnect: bool = True,
+                 discover=None, comports=None, heartbeats: bool = False):
+        """port: a device path, pty, symlink or pyserial URL; None finds a Pico by USB id.
+        ring: the ring.json (path or bytes) the board must carry (its CRC-32 is compared
+        with the hello's); None skips the check. discover: a callable returning device
+        paths to try when the port is gone (default: Picos by USB id). heartbeats: also
+        put `hb` frames in the event stream."""
+        self.port_spec = port
+        self.expected_ring = _ring_hash(DEFAULT_RING if ring is _DEFAULT else ring)
+        self.silence_s = silence_s
+        self.command_timeout_s = command_timeout_s
+        self.handshake_timeout_s = handshake_timeout_s
+        self.reconnect = reconnect
+        self._discover = discover
+        self._comports = comports
+        self.heartbeats = heartbeats
+        self.scene = Scene()
+        self.board: dict = {}                 # the last hello's fields
+        self.last_heartbeat: dict = {}
+        self.port_name: str | None = None     # the device in use
+        self.stats = {"frames": 0, "bad_frames": 0, "noise_bytes": 0, "frames_missed": 0,
+                      "events_dropped": 0, "reconnects": 0, "resets": 0, "garbled": 0}
+        self._usb_serial: str | None = None
+        self._ser = None
+        self._reader = FrameReader()
+        self._enc = Encoder()
+        self._wlock = threading.Lock()
+        self._state = threading.Condition()
+        self._pending: dict[int, _Pending] = {}
+        self._events: queue.Queue = queue.Queue(maxsize=_EVENT_QUEUE)
+        self._expect_hello = 0
+        self._last_rx = 0.0
+        self._next_seq = None
+        self._closing = False
+        self._handshaking = False
+        self._need_restore = False
+        self._down_since: float | None = None
+        self._down_why = ""
+        self._threads: list[threading.Thread] = []
+        self._wake = threading.Event()
+
+    # ----- life cycle -----
+    def open(self) -> "Link":
+        """Connect and handshake (raises LinkError), then keep the link up in the background."""
+        if self._threads:
+            return self
+        self._closing = False
+        t = threading.Thread(target=self._read_loop, name="ringside-link-reader", daemon=True)
+        t.start()
+        self._threads.append(t)
+        try:
+            self._connect(initial=True)
+        except BaseException:
+            self.close()
+            raise
+        k = threading.Thread(target=self._keep_loop, name="ringside-link-keeper", daemon=True)
+        k.start()
+        self._threads.append(k)
+        return self
+
+    def close(self) -> None:
+        self._closing = True
+        self._wake.set()
+        ser = self._ser
+        self._ser = None
+        if ser is not None:
+            try:
+                ser.close()
+            except Exception:
+                pass
+        self._fail_pending("the link was closed")
+        for t in self._threads:
+            if t is not threading.current_thread():
+                t.join(timeout=1.0)
+        self._threads = []
+
+    def __enter__(self):
+        return self.open()
+
+    def __exit__(self, *exc):
+        self.close()
+
+    @property
+    def connected(self) -> bool:
+        return self._ser is not None and not self._handshaking
+
+    def wait_connected(self, timeout: float) -> bool:
+        """Wait until the link is up (after a loss); True if it is."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if self.connected and not self._need_restore:
+                return True
+            time.sleep(0.01)
+        return self.connected
+
+    # ----- events -----
+    def next_event(self, timeout: float | None = None) -> Event | None:
+        """The next event, or None after timeout seconds (None: wait for ever)."""
+        try:
+            return self._events.get(timeout=timeout)
+        except queue.Empty:
+            return None
+
+    def events(self, timeout: float | None = None):
+        """Iterate over events; stops after timeout seconds without one (None: never)."""
+        while not self._closing:
+            ev = self.next_event(timeout)
+            if ev is None:
+                return
+            yield ev
+
+    def wait_for(self, kinds, timeout: float) -> Event | None:
+        """The next event whose kind is in kinds (others are dropped), or None."""
+        if isinstance(kinds, str):
+            kinds = (kinds,)
+        end = time.monotonic() + timeout
+        while True:
+            left = end - time.monotonic()
+            if left <= 0:
+                return None
+            ev = self.next_event(left)
+            if ev is not None and ev.kind in kinds:
+                return ev
+
+    def _emit(self, kind: str, fields: dict, t: float | None = None, seq: int = -1) -> None:
+        ev = Event(kind, fields, time.monotonic() if t is None else t, seq)
+        while True:
+            try:
+                self._events.put_nowait(ev)
+                return
+            except queue.Full:  # nobody is reading: drop the oldest
+                try:
+                    self._events.get_nowait()
+                    self.stats["events_dropped"] += 1
+                except queue.Empty:
+                    pass
+
+    # ----- commands -----
+    def command(self, kind: str, timeout: float | None = None, **fields) -> dict:
+        """Send a command and wait for its ACK (returns the ACK's fields).
+
+        Raises LinkError when the board refuses it (the reason in words; .why has the
+        token), does not answer twice in a row, or is not connected."""
+        return self._command(kind, fields, timeout)
+
+    def _command(self, kind: str, fields: dict, timeout: float | None = None,
+                 record: bool = True, _during_handshake: bool = False) -> dict:
+        if timeout is None:
+            timeout = self.command_timeout_s
+        for attempt in (0, 1):
+            p = _Pending()
+            with self._wlock:
+                ser = self._ser
+                if ser is None or (self._handshaking and not _during_handshake):
+                    raise LinkError("the board is not connected%s" % (
+                        " (reconnecting: %s)" % self._down_why if self._down_why else ""))
+                try:
+                    data = encode(self._enc, kind, fields)
+                except WireError as e:
+                    raise LinkError("cannot send %s: %s" % (kind, e)) from None
+                seq = self._enc.seq
+                self._pending[seq] = p
+                if kind == "hello" or kind == "status":
+                    self._expect_hello += 1
+                try:
+                    ser.write(data)
+                except Exception as e:
+                    self._pending.pop(seq, None)
+                    self._drop(ser, "writing to the port failed: %s" % (e or type(e).__name__))
+                    raise LinkError("the board connection was lost while sending %s" % kind) from None
+            got = p.done.wait(timeout)
+            self._pending.pop(seq, None)
+            if p.lost:
+                raise LinkError("the board connection was lost (%s)" % p.lost)
+            if (not got or p.garbled) and attempt == 0:
+                continue  # a damaged frame or a lost reply: send it once more
+            if not got:
+                raise LinkError("the board did not answer %s within %.1f s" % (kind, timeout))
+            if p.kind == "nack":
+                why = str(p.fields.get("why", ""))
+                raise LinkError("the board refused %s: %s" % (kind, messages.nack_text(p.fields)),
+                                why=why)
+            if record:
+                self.scene.record(kind, fields, time.monotonic())
+            return p.fields
+        raise LinkError("the board did not answer %s" % kind)  # not reached
+
+    def ping(self) -> float:
+        """Round trip of one ping, in seconds."""
+        t0 = time.perf_counter()
+        self._command("ping", {}, record=False)
+        return time.perf_counter() - t0
+
+    def status(self) -> dict:
+        """Ask for a fresh hello and heartbeat; returns the hello's fields."""
+        self._command("status", {}, record=False)
+        return dict(self.board)
+
+    def side(self, name: str) -> None:
+        self._command("side", {"name": name})
+
+    def raw(self, on: bool = True) -> None:
+        self._command("raw", {"on": int(bool(on))})
+
+    def arm(self, direction: str = "any", min_deg: float = 0.0) -> None:
+        """The next flick must go `direction` (cw, ccw or any) and travel at least min_deg;
+        the board answers its landing with a `verdict` event."""
+        if direction not in ("any", "cw", "ccw"):
+            raise ValueError("direction must be cw, ccw or any, not %r" % direction)
+        self._command("arm", {"dir": direction, "min": int(round(float(min_deg) * 100))})
+
+    def disarm(self) -> None:
+        self._command("disarm", {})
+
+    def clear(self) -> None:
+        self._command("clear", {})
+
+    def paint(self, colour, space: str | None = None, label: str | None = None,
+              everywhere: bool = False) -> None:
+        """Colour one space (by id), every space with a label, or the ground under all."""
+        f = {"c": _colour(colour)}
+        if space is not None:
+            f["sp"] = str(space)
+        elif label is not None:
+            f["label"] = str(label).replace(" ", "_")
+        elif everywhere:
+            f["all"] = 1
+        else:
+            raise ValueError("paint needs a space, a label or everywhere=True")
+        self._command("paint", f)
+
+    def player(self, colour, at_deg: float | None = None, width: int = 3) -> None:
+        """Show whose turn it is: an arc of `width` LEDs at at_deg (default: the side's start)."""
+        f = {"c": _colour(colour), "w": int(width)}
+        if at_deg is not None:
+            f["at"] = int(round(float(at_deg) * 100)) % 36000
+        self._command("player", f)
+
+    def pulse(self, space: str, colour="white") -> None:
+        self._command("pulse", {"sp": str(space), "c": _colour(colour)}, record=False)
+
+    def flash(self, colour="red", count: int = 3) -> None:
+        self._command("flash", {"c": _colour(colour), "n": int(count)}, record=False)
+
+    def brightness(self, level: int) -> None:
+        """Global brightness 0..255 (the board also applies its USB power cap)."""
+        self._command("bright", {"v": int(level)})
+
+    def fx(self, pulse: bool | None = None, trail: bool | None = None,
+           flash: bool | None = None) -> None:
+        """Switch the automatic effects: landing pulse, marble trail, error flash."""
+        f = {k: int(bool(v)) for k, v in (("pulse", pulse), ("trail", trail), ("flash", flash))
+             if v is not None}
+        self._command("fx", f)
+
+    def timer_start(self, seconds: float, colour="white", total_s: float | None = None,
+                    paused: bool = False, show: bool = True) -> None:
+        """Start the board's turn timer; show=False keeps it off the LEDs (it still counts)."""
+        f = {"ms": int(round(float(seconds) * 1000)), "c": _colour(colour)}
+        if not show:
+            f["show"] = 0
+        if total_s is not None:
+            f["total"] = int(round(float(total_s) * 1000))
+        if paused:
+            f["paused"] = 1
+        self._command("timer_start", f)
+
+    def timer_pause(self) -> None:
+        self._command("timer_pause", {})
+
+    def timer_resume(self) -> None:
+        self._command("timer_resume", {})
+
+    def timer_cancel(self) -> None:
+        self._command("timer_cancel", {})
+
+    def timer_left(self) -> float | None:
+        """Seconds the board's timer has left (from its heartbeats), or None without one."""
+        ms = self.scene.timer_left_ms(time.monotonic())
+        return None if ms is None else ms / 1000.0
+
+    def flick(self, speed_mm_s: float, direction: str) -> None:
+        """Ask a simulated board to flick its marble (speed in mm/s, direction cw or ccw)."""
+        if direction not in ("cw", "ccw"):
+            raise ValueError("direction must be cw or ccw, not %r" % direction)
+        try:
+            self._command("sim_flick", {"speed": int(round(abs(float(speed_mm_s)))),
+                                        "dir": direction}, record=False)
+        except LinkError as e:
+            if e.why == "simulated_board_only":
+                raise LinkError("%s is a real board: it cannot flick the marble itself; flick "
+                                "it by hand" % (self.port_name,), why=e.why) from None
+            raise
+
+    def release_repl(self) -> None:
+        """Hand the port back to the MicroPython REPL (for mpremote); the link closes."""
+        self._command("repl", {}, record=False)
+        self.close()
+
+    # ----- connecting -----
+    def _candidates(self) -> list[str]:
+        out: list[str] = []
+        if self.port_spec:
+            if available(self.port_spec):
+                out.append(self.port_spec)
+            if not self._usb_serial and self._discover is None:
+                return out
+        if self._discover is not None:
+            found = [PortInfo(str(d)) for d in self._discover()]
+        else:
+            found = find_picos(self._comports)
+        if self._usb_serial:  # the same board first (a replug may give it a new path)
+            found.sort(key=lambda p: p.serial_number != self._usb_serial)
+            if self.port_spec:
+                found = [p for p in found if p.serial_number == self._usb_serial]
+        out.extend(p.device for p in found if p.device not in out)
+        return out
+
+    def _connect(self, initial: bool) -> None:
+        deadline = time.monotonic() + self.handshake_timeout_s
+        errors: list[str] = []
+        while True:
+            cands = self._candidates()
+            for dev in cands:
+                try:
+                    self._try(dev)
+                    return
+                except LinkError as e:
+                    if e.why in ("protocol", "ring"):
+                        raise
+                    errors.append(str(e))
+            if not initial or time.monotonic() >= deadline:
+                break
+            time.sleep(RETRY_S)
+        if not initial:
+            raise LinkError(errors[-1] if errors else "no board found")
+        if not self.port_spec and not errors:
+            raise LinkError("no Raspberry Pi Pico found (USB vendor id 0x2e8a): plug the board "
+                            "in, or give --port PATH (a device, a pty from `ringside sim`, or "
+                            "a pyserial URL)")
+        if self.port_spec and not available(self.port_spec) and not errors:
+            raise LinkError("%s does not exist (is the board plugged in, or `ringside sim` "
+                            "running?)" % self.port_spec)
+        raise LinkError(errors[-1] if errors else "cannot reach the board")
+
+    def _try(self, dev: str) -> None:
+        ser = open_port(dev)
+        with self._wlock:
+            self._reader = FrameReader()
+            self._next_seq = None
+            self._expect_hello = 0
+            self._handshaking = True
+            self._last_rx = time.monotonic()
+            self._ser = ser
+        self._wake.set()
+        try:
+            self._handshake(dev)
+        except LinkError:
+            with self._wlock:
+                if self._ser is ser:
+                    self._ser = None
+            self._handshaking = False
+            try:
+                ser.close()
+            except Exception:
+                pass
+            raise
+        self.port_name = dev
+        if not self._usb_serial:
+            self._usb_serial = usb_serial_of(dev, self._comports)
+        self._handshaking = False
+
+    def _handshake(self, dev: str) -> None:
+        """hello both ways; checks the protocol version and the ring.json hash."""
+        end = time.monotonic() + self.handshake_timeout_s
+        self.board = {}
+        last = "no answer"
+        while time.monotonic() < end:
+            try:
+                self._command("hello", {"proto": PROTOCOL, "host": HOST_VERSION},
+                              timeout=min(0.5, max(0.05, end - time.monotonic())), record=False,
+                              _during_handshake=True)
+            except LinkError as e:
+                if e.why in ("protocol_too_new", "protocol_too_old"):
+                    raise _proto_error(dev, self.board.get("proto"), e.why) from None
+                if self._ser is None:
+                    raise LinkError("%s: %s" % (dev, e)) from None
+                last = str(e)
+                continue
+            board = self.board
+            if not board:
+                last = "no hello came back"
+                continue
+            if board.get("proto") != PROTOCOL:
+                raise _proto_error(dev, board.get("proto"), None)
+            if self.expected_ring and board.get("ring") != self.expected_ring:
+                raise LinkError(
+                    "the board on %s carries a different ring.json (crc %s) from the host's "
+                    "(crc %s): copy it with `mpremote cp hardware/ring.json :ring.json`, or "
+                    "give the host the board's copy" % (dev, board.get("ring"),
+                                                        self.expected_ring), why="ring")
+            return
+        raise LinkError("%s did not answer the hello within %.1f s (%s)" % (
+            dev, self.handshake_timeout_s, last))
+
+    # ----- the keeper thread: reconnect and restore -----
+    def _keep_loop(self) -> None:
+        while not self._closing:
+            self._wake.wait(RETRY_S)
+            self._wake.clear()
+            if self._closing:
+                return
+            if self._ser is None:
+                if not self.reconnect:
+                    continue
+                try:
+                    self._connect(initial=False)
+                except LinkError as e:
+                    self._down_why = str(e) if e.why in ("protocol", "ring") else self._down_why
+                    continue
+                self.stats["reconnects"] += 1
+                self._restore(reconnected=True)
+            elif self._need_restore and not self._handshaking:
+                self._restore(reconnected=False)
+
+    def _restore(self, reconnected: bool) -> None:
+        self._need_restore = False
+        now = time.monotonic()
+        t = self.scene.timer
+        expired_away = t is not None and not t.expired and t.left_now(now) == 0
+        sent = 0
+        try:
+            for kind, f in self.scene.commands(now):
+                self._command(kind, f)
+                sent += 1
+        except LinkError as e:
+            if self._ser is not None:  # a refusal, not a loss: report it and go on
+                self._emit("link_error", {"why": "restoring the scene: %s" % e})
+            else:
+                return
+        if expired_away:
+            self._emit("timer_expired", {"total": t.total_ms, "late": 0, "restored": 1})
+        if reconnected:
+            down = time.monotonic() - self._down_since if self._down_since else 0.0
+            self._down_since = None
+            self._down_why = ""
+            self._emit("link_restored", {"port": self.port_name, "down_s": round(down, 3),
+                                         "restored": sent})
+
+    # ----- the reader thread -----
+    def _read_loop(self) -> None:
+        while not self._closing:
+            ser = self._ser
+            if ser is None:
+                self._wake.wait(0.02)
+                continue
+            try:
+                data = ser.read(max(1, ser.in_waiting))
+            except Exception as e:
+                self._drop(ser, "the port failed (%s)" % (str(e) or type(e).__name__))
+                continue
+            now = time.monotonic()
+            if data:
+                self._last_rx = now
+                self._feed(data, now)
+            elif now - self._last_rx > self.silence_s:
+                self._drop(ser, "no word from the board for %.1f s" % (now - self._last_rx))
+
+    def _drop(self, ser, why: str) -> None:
+        with self._wlock:
+            if self._ser is not ser:
+                return
+            self._ser = None
+        try:
+            ser.close()
+        except Exception:
+            pass
+        self._fail_pending(why)
+        if self._handshaking:
+            return  # the keeper (or open) is trying this port: it sees the failure itself
+        self._down_since = time.monotonic()
+        self._down_why = why
+        self._emit("link_lost", {"why": why, "port": self.port_name})
+        self._wake.set()
+
+    def _fail_pending(self, why: str) -> None:
+        for p in list(self._pending.values()):
+            p.lost = why
+            p.done.set()
+
+    def _feed(self, data: bytes, now: float) -> None:
+        rd = self._reader
+        before = rd.noise
+        lines = rd.feed(data)
+        self.stats["noise_bytes"] += rd.noise - before
+        for line in lines:
+            try:
+                seq, kind, raw = parse(line, raw=True)
+            except WireError:
+                self.stats["bad_frames"] += 1
+                continue
+            fields = messages.typed(raw)
+            self.stats["frames"] += 1
+            if self._next_seq is not None and seq != self._next_seq and kind != "hello":
+                self.stats["frames_missed"] += (seq - self._next_seq) & 0xFFFF
+            self._next_seq = (seq + 1) & 0xFFFF
+            self._dispatch(seq, kind, fields, now)
+
+    def _dispatch(self, seq: int, kind: str, fields: dict, now: float) -> None:
+        if kind == "ack" or kind == "nack":
+            re = fields.get("re")
+            if re == -1:  # the board got a damaged frame: whatever is waiting, send again
+                self.stats["garbled"] += 1
+                for p in list(self._pending.values()):
+                    p.garbled = True
+                    p.done.set()
+                return
+            p = self._pending.get(re)
+            if p is not None:
+                p.kind = kind
+                p.fields = fields
+                p.done.set()
+            return
+        if kind == "hello":
+            self.board = fields
+            if self._expect_hello > 0:
+                self._expect_hello -= 1
+            elif not self._handshaking:  # nobody asked: the board has just started
+                self.stats["resets"] += 1
+                self._emit("board_reset", dict(fields), now, seq)
+                if not self.scene.empty():
+                    self._need_restore = True
+                    self._wake.set()
+            return
+        if kind == "hb":
+            self.last_heartbeat = fields
+            self.scene.on_event(kind, fields, now)
+            if self.heartbeats:
+                self._emit(kind, fields, now, seq)
+            return
+        self.scene.on_event(kind, fields, now)
+        self._emit(kind, fields, now, seq)
+
+
+def _proto_error(dev: str, board_proto, why: str | None) -> LinkError:
+    """The board and this host speak different protocol versions: say who must update."""
+    newer_board = why == "protocol_too_old" or (
+        why is None and isinstance(board_proto, int) and board_proto > PROTOCOL)
+    return LinkError("the board on %s speaks protocol %s; this ringside speaks %d: %s" % (
+        dev, board_proto if board_proto is not None else "?", PROTOCOL,
+        "update ringside" if newer_board else "update the board's firmware (make deploy)"),
+        why="protocol")
+
+
+def connect(port: str | None = None, **kw) -> Link:
+    """Link(port, **kw).open()."""
+    return Link(port, **kw).open()

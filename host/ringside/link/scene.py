@@ -1,0 +1,133 @@
+"""What the host has told the board to show and do, so a board that restarts (or a cable
+that was pulled) gets it all back: side, LED scene, effects, brightness, the armed flick
+and the turn timer at the time it has left.
+
+The Link records a command here once the board has acknowledged it, and feeds it the
+board's events (a verdict disarms, an expiry ends the timer, heartbeats carry the timer's
+remaining ms). commands(now) lists what to send to a fresh board, in order.
+Times are time.monotonic() seconds; timer durations are ms.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass
+class TimerState:
+    colour: str
+    total_ms: int
+    left_ms: int          # ms left at `at`
+    at: float             # monotonic time of that reading
+    paused: bool = False
+    expired: bool = False
+    show: int = 1
+
+    def left_now(self, now: float) -> int:
+        if self.expired:
+            return 0
+        if self.paused:
+            return self.left_ms
+        return max(0, self.left_ms - int(round((now - self.at) * 1000)))
+
+
+# commands that are part of the scene, and the key under which the last one is kept
+_SINGLE = ("side", "raw", "bright", "fx")
+
+
+class Scene:
+    def __init__(self):
+        self.single: dict[str, dict] = {}       # side/raw/bright/fx -> fields (merged for fx)
+        self.paints: dict[str, dict] = {}       # "sp:<id>" / "label:<l>" / "all" -> fields
+        self.player: dict | None = None
+        self.arm: dict | None = None
+        self.timer: TimerState | None = None
+
+    def record(self, kind: str, fields: dict, now: float) -> None:
+        """A command the board acknowledged."""
+        f = dict(fields)
+        if kind in _SINGLE:
+            if kind == "fx":
+                merged = dict(self.single.get("fx", {}))
+                merged.update(f)
+                f = merged
+            if kind == "side":  # a new side: space colours and pulses start afresh
+                self.paints = {k: v for k, v in self.paints.items() if k == "all"}
+            self.single[kind] = f
+        elif kind == "clear":
+            self.paints.clear()
+            self.player = None
+        elif kind == "paint":
+            if "sp" in f:
+                key = "sp:%s" % f["sp"]
+            elif "label" in f:
+                key = "label:%s" % f["label"]
+            else:
+                key = "all"
+            self.paints.pop(key, None)  # re-inserted last: later paints win, as on the board
+            self.paints[key] = f
+        elif kind == "player":
+            self.player = f
+        elif kind == "arm":
+            self.arm = f
+        elif kind == "disarm":
+            self.arm = None
+        elif kind == "timer_start":
+            ms = int(f["ms"]) if "ms" in f else int(f.get("s", 0)) * 1000
+            total = max(int(f.get("total", 0)), ms)
+            self.timer = TimerState(str(f.get("c", "white")), total, ms, now,
+                                    paused=bool(f.get("paused", 0)), expired=ms <= 0,
+                                    show=int(f.get("show", 1)))
+        elif kind == "timer_pause" and self.timer:
+            if not self.timer.paused and not self.timer.expired:
+                self.timer.left_ms = self.timer.left_now(now)
+                self.timer.at = now
+                self.timer.paused = True
+        elif kind == "timer_resume" and self.timer:
+            if self.timer.paused:
+                self.timer.at = now
+                self.timer.paused = False
+        elif kind == "timer_cancel":
+            self.timer = None
+
+    def on_event(self, kind: str, fields: dict, now: float) -> None:
+        """A frame from the board that changes what must be restored."""
+        if kind == "verdict":
+            self.arm = None
+        elif kind == "timer_expired" and self.timer:
+            self.timer.expired = True
+            self.timer.left_ms = 0
+        elif kind == "hb" and self.timer and not self.timer.expired and "tmr" in fields:
+            self.timer.left_ms = int(fields["tmr"])
+            self.timer.at = now
+            self.timer.paused = bool(fields.get("tps", 0))
+
+    def timer_left_ms(self, now: float) -> int | None:
+        return None if self.timer is None else self.timer.left_now(now)
+
+    def empty(self) -> bool:
+        return not (self.single or self.paints or self.player or self.arm or self.timer)
+
+    def commands(self, now: float) -> list[tuple[str, dict]]:
+        """What a fresh board needs, in order: side first (spaces depend on it), then the
+        scene, the timer at the time it has left, the armed flick."""
+        out: list[tuple[str, dict]] = []
+        if "side" in self.single:
+            out.append(("side", self.single["side"]))
+        out.append(("clear", {}))
+        for k in ("bright", "fx", "raw"):
+            if k in self.single:
+                out.append((k, self.single[k]))
+        out.extend(("paint", f) for f in self.paints.values())
+        if self.player:
+            out.append(("player", self.player))
+        t = self.timer
+        if t is not None:
+            f = {"ms": t.left_now(now), "total": t.total_ms, "c": t.colour}
+            if t.paused and not t.expired:
+                f["paused"] = 1
+            if not t.show:
+                f["show"] = 0
+            out.append(("timer_start", f))
+        if self.arm:
+            out.append(("arm", self.arm))
+        return out
