@@ -50,9 +50,7 @@ _SETTLE_MAX = const(1000)  # cd: a placed marble rolling further than this was f
 _FLICK_MIN = const(300)    # cd: travel that makes a settle a landing rather than a nudge
 _SWING_MIN = const(500)    # cd: a swing at least this wide counts as a reversal
 _REV_T = const(250)
-_EXTEND_MS = const(300)
-_SELF_V = const(2000)      # cd/s: a marble starting slower than this was not flicked
-_ROLL_SPREAD = const(6000) # cd: rests of self-started rolls this close agree on a low point    # longest wait for more readings when a rest is near a boundary        # cd: retreat from the furthest point that makes a reversal
+_EXTEND_MS = const(300)    # longest wait for more readings when a rest is near a boundary        # cd: retreat from the furthest point that makes a reversal
 
 
 def isqrt(v):
@@ -65,9 +63,6 @@ def isqrt(v):
         x = y
         y = (x + v // x) >> 1
     return x
-
-
-_PHI_PCT = (50, 60, 69, 77, 84, 89, 93, 96, 98, 99, 99, 99)
 
 
 class Tracker:
@@ -93,9 +88,6 @@ class Tracker:
         self.dropped_events = 0
         self.tilted = False
         self.low = 0
-        self.roll_n = 0
-        self.roll_sum = 0
-        self.roll_first = 0
         self.swings_total = 0
         self.margin = ring.margin
         self.reset(0)
@@ -111,7 +103,6 @@ class Tracker:
         self.rest = 0
         self.start = 0
         self.flicked = False
-        self.self_start = False
         self.cand = -1
         self.cand_t = 0
         self.cand_n = 0
@@ -124,7 +115,6 @@ class Tracker:
         self.wn = 0
         self.turns = 0
         self.tp_last = 0
-        self.tp_prev = 0
         self.tp_t = 0
         self.tp_sum = 0
         self.tp_n = 0
@@ -132,7 +122,6 @@ class Tracker:
         self.dir = 0
         self.ext = 0
         self.sm = 0
-        self.seen = 0
         self.ext_t = now
         self.in_blind_since = -1
         self.still_since = -1
@@ -159,10 +148,10 @@ class Tracker:
 
     def feed(self, now, i, rng, status):
         """One reading of sensor i: range in mm and a hal.STATUS_* code."""
-        if status == hal.STATUS_NO_ANSWER:
-            return  # silence: tick() turns a long one into a fault
         self.last_seen[i] = now
         self.heard[i] = 1
+        if status == hal.STATUS_NO_ANSWER:
+            return
         if status == hal.STATUS_HARDWARE_FAIL:
             self._fault(i, FAULT_HARDWARE)
             return
@@ -195,7 +184,8 @@ class Tracker:
         st = self.state
         if st == _MOVING or st == _SETTLING:
             gap = tdiff(now, self.t_seen)
-            if self._blind_path(self._predict(now)):
+            p = wrap(self._predict(now))
+            if self.cover[p // 100] == 0:
                 # in a blind region: sensors cannot see it, so absence proves nothing yet
                 if self.in_blind_since < 0:
                     self.in_blind_since = now
@@ -221,21 +211,6 @@ class Tracker:
                 self.state = _NONE
                 self.cand = -1
 
-    def _blind_path(self, p):
-        # Is any of the track between where the marble was last seen and where it is
-        # predicted to be blind? Then its absence proves nothing yet.
-        a = self.seen
-        step = 100 if p >= a else -100
-        n = (p - a) // step
-        if n > 120:
-            n = 120
-        cov = self.cover
-        for _j in range(n + 1):
-            if cov[wrap(a) // 100] == 0:
-                return True
-            a += step
-        return False
-
     def rest_angle(self):
         """The marble's rest angle (cd), or -1 when it is not known to be at rest."""
         return wrap(self.rest) if self.state == _REST else -1
@@ -253,7 +228,6 @@ class Tracker:
             self.state = _SETTLING
             self.pos = ang
             self.sm = ang
-            self.seen = ang
             self.vel = 0
             self.t = now
             self.t_seen = now
@@ -311,8 +285,6 @@ class Tracker:
         self.pos = self.rest + d
         dt = tdiff(now, self.dev0_t)
         self.vel = (d - self.dev0) * 1000 // dt if dt > 0 else 0
-        # a flick starts fast; a marble that creeps off by itself is on a slope
-        self.self_start = -_SELF_V < self.vel < _SELF_V
         self.t = now
         self.t_seen = now
         self.turns = 0
@@ -321,7 +293,6 @@ class Tracker:
         self.tp_last = self.rest
         self.tp_t = now
         self.sm = self.pos
-        self.seen = self.pos
         self.ext = self.pos
         self.ext_t = now
         self.wn = 0
@@ -357,14 +328,11 @@ class Tracker:
         self.sm += (x - self.sm) // 3
         self.t = now
         self.t_seen = now
-        self.seen = self.pos
         if self.flicked:
             self._swing(now)
         elif x - self.start > _SETTLE_MAX or self.start - x > _SETTLE_MAX:
-            # A marble just set down rolled this far: flicked, or (slowly, by itself)
-            # rolling downhill on a ring that is not level.
+            # a marble just set down does not roll this far by itself: it was flicked
             self.flicked = True
-            self.self_start = -_SELF_V < self.vel < _SELF_V
             self.dir = 1 if x > self.start else -1
             self.ext = self.sm
             self.ext_t = now
@@ -394,9 +362,11 @@ class Tracker:
                 self.tp_n += 1
                 self.tp_period = tdiff(self.ext_t, self.tp_t)
             self.turns += 1
-            self.tp_prev = self.tp_last
             self.tp_last = self.ext
             self.tp_t = self.ext_t
+            if self.turns >= 2:
+                if not self.tilted:
+                    self._report_tilt()
         self.dir = -d
         self.ext = p
         self.ext_t = now
@@ -541,50 +511,22 @@ class Tracker:
         left = wrap(side.end[k] - a)
         edge = into if into <= left else left
         nb = (k - 1) % side.count if into <= left else (k + 1) % side.count
-        if self.self_start:
-            self._rest_evidence(x)
-        if self.flicked and not self.self_start and (travel > _FLICK_MIN or travel < -_FLICK_MIN):
+        if self.flicked and (travel > _FLICK_MIN or travel < -_FLICK_MIN):
             # ambiguous when the boundary is within sigmas * se (plus a floor for what
             # calibration leaves): then the neighbour is reported too
             margin = self.ring.sigmas_x10 * se // 10 + self.ring.margin
             if edge >= margin:
                 nb = -1
-            # confidence = the chance (%) that the reported space is right, for a normal
-            # error with this standard error: Phi(edge / se), tabulated in quarter sigmas
-            z4 = 4 * edge // se
-            conf = _PHI_PCT[z4] if z4 < 12 else 100
+            conf = 25 * edge // se       # 100 at 4 standard errors from the boundary
+            if conf > 100:
+                conf = 100
             self._event(EV_LANDED, k, nb, a, travel, conf, 0)
-            # A tilted ring shows as a damped swing: two turning points with the rest
-            # point between them. (A track that only seemed to turn back, through a
-            # sensor hand-over, ends beyond them.)
-            if self.turns >= 2 and self.tp_n:
-                lo = self.tp_prev if self.tp_prev < self.tp_last else self.tp_last
-                hi = self.tp_last if self.tp_prev < self.tp_last else self.tp_prev
-                if lo - 100 <= x <= hi + 100:
-                    self.swings_total += 1
-                    if not self.tilted:
-                        self._report_tilt()
+            if self.turns >= 2:
+                self.swings_total += 1
         else:
             self._event(EV_PLACED, k, a, 0, 0, 0, 0)
         self.flicked = False
-        self.self_start = False
         self.turns = 0
-
-    def _rest_evidence(self, x):
-        # Where marbles that rolled off by themselves came to rest: on a tilted ring,
-        # round the low point. Two such rests close together are enough to say so.
-        a = wrap(x)
-        if self.roll_n and abs(sdiff(a, self.roll_first)) > _ROLL_SPREAD:
-            self.roll_n = 0  # inconsistent: start again from this one
-            self.roll_sum = 0
-        if self.roll_n == 0:
-            self.roll_first = a
-        self.roll_sum += sdiff(a, self.roll_first)
-        self.roll_n += 1
-        if self.roll_n >= 2 and not self.tilted:
-            self.tilted = True
-            self.low = wrap(self.roll_first + self.roll_sum // self.roll_n)
-            self._event(EV_NOT_LEVEL, self.low, 0, 0, 0, 0, 0)
 
     def _land_blind(self, now):
         # the marble went into a region no healthy sensor sees and never came out
