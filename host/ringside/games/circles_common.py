@@ -119,6 +119,7 @@ class RingSide:
         self.start = str(start) if start is not None else None
         if self.start is not None and self.start not in self._idx:
             raise GameError("the %s side starts on space %r, which it does not have" % (side, self.start))
+        self._choices = {}   # cached ring_choices, see cached_choices()
         det = ring.get("detection", {}) if isinstance(ring.get("detection"), dict) else {}
         self.ambiguity_deg = float(det.get("ambiguity_margin_deg", 0.08)) + \
             float(det.get("ambiguity_sigmas", 2.5)) * float(det.get("reading_sigma_deg", 0.45)) / 2.0
@@ -197,9 +198,21 @@ class RingSide:
         return round(t if direction == CCW else -t, 2)
 
 
+_sides: dict = {}
+
+
 def load_side(side: str, ring=None) -> RingSide:
-    """The one loader of board data: a side of hardware/ring.json (or the given ring)."""
-    return RingSide(ring_dict(ring), side)
+    """The one loader of board data: a side of hardware/ring.json (or the given ring, a
+    path or a dict). The parsed side is shared by every game on the same ring (read-only)."""
+    d = ring_dict(ring)
+    key = (id(d), side)
+    hit = _sides.get(key)
+    if hit is None or hit[0] is not d:
+        if len(_sides) > 32:
+            _sides.clear()
+        hit = (d, RingSide(d, side))
+        _sides[key] = hit
+    return hit[1]
 
 
 # ----- reading a ring result -----------------------------------------------------------
@@ -350,6 +363,15 @@ def ring_choices(side: RingSide, origin: str, outcome, max_travel: float,
     if off_ring:
         add({"type": "off_ring"})
     return out
+
+
+def cached_choices(side: RingSide, origin: str, key, outcome, max_travel: float) -> list[dict]:
+    """ring_choices() remembered on the side under `key`, which must name everything the
+    outcome function depends on besides the origin (e.g. ("darts-turn", min_steps))."""
+    k = (key, origin, max_travel)
+    if k not in side._choices:
+        side._choices[k] = ring_choices(side, origin, outcome, max_travel)
+    return [dict(a) for a in side._choices[k]]
 
 
 # ----- ranking a flick that should go once round the ring --------------------------------

@@ -62,7 +62,7 @@ class Darts(Game):
         n = len(self.players)
         self.data = load_data(self.options["data"])
         self.ring = cc.ring_dict(self.options["ring"])
-        self.side = cc.RingSide(self.ring, "darts")
+        self.side = cc.load_side("darts", self.ring)
         lucky = self.data["lucky_space"]
         self.side.require(spaces=[lucky], what="Darts")
         if self.side.start is None:
@@ -125,9 +125,10 @@ class Darts(Game):
         s = self.state
         ph = s["phase"]
         if ph == "flickoff":
-            return cc.ring_choices(self.side, self.start, lambda f: cc.flick_off_key(f), self.max_travel)
+            return cc.cached_choices(self.side, self.start, ("darts-flickoff",), cc.flick_off_key, self.max_travel)
         if ph == "flick":
-            return cc.ring_choices(self.side, s["marble"], self._outcome, self.max_travel)
+            return cc.cached_choices(self.side, s["marble"], ("darts-turn", self.min_steps),
+                                     self._outcome, self.max_travel)
         if ph == "lucky_pick":
             acts = [{"type": "lucky_skip"}]
             for sid, owner in self._movable():

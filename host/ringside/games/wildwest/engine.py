@@ -109,7 +109,7 @@ class WildWest(Game):
         n = len(self.players)
         self.data = D = load_data(self.options["data"])
         self.ring = cc.ring_dict(self.options["ring"])
-        self.side = cc.RingSide(self.ring, "wildwest")
+        self.side = cc.load_side("wildwest", self.ring)
         self.side.require(kinds=KINDS, what="Wild West")
         ranches = self.side.of_kind("ranch")
         self.start = self.side.start if self.side.start in ranches else ranches[0]
@@ -117,7 +117,6 @@ class WildWest(Game):
         if not isinstance(self.options["hard"], bool):
             raise GameError("the 'hard' option is true or false")
         self.max_travel = cc.flick_model(self.ring).max_travel
-        self._choices = {}
         st = D["hard_start"] if self.options["hard"] else D["start"]
         comp = D["components"]
         reserve = {}
@@ -225,15 +224,14 @@ class WildWest(Game):
         return []
 
     def _ring_choices(self, purpose, origin):
-        key = (purpose, origin)
-        if key not in self._choices:
-            if purpose == "turn":
-                outcome = self._turn_outcome
-            else:
-                def outcome(f):
-                    return (cc.lap_key(f, cc.CW)[0], f.space)
-            self._choices[key] = cc.ring_choices(self.side, origin, outcome, self.max_travel)
-        return [dict(a) for a in self._choices[key]]
+        if purpose == "turn":
+            return cc.cached_choices(self.side, origin, ("wildwest-turn", self.data["min_steps"]),
+                                     self._turn_outcome, self.max_travel)
+        return cc.cached_choices(self.side, origin, ("wildwest-saloon",), self._saloon_outcome, self.max_travel)
+
+    @staticmethod
+    def _saloon_outcome(f):
+        return (cc.lap_key(f, cc.CW)[0], f.space)
 
     def _valid(self, f) -> bool:
         return f.landed and f.direction == cc.CW and f.steps >= self.data["min_steps"]
