@@ -297,8 +297,8 @@ class Leds:
             else:
                 rem = timer.remaining(now)
                 lit16 = _frac16(rem, total, n)
-                if rem <= T.WARN_MS and ts == T.RUNNING:
-                    blink_off = (now % WARN_BLINK) >= WARN_BLINK_ON
+                if rem <= T.WARN_MS and ts == T.RUNNING:  # off in the last 150 ms of each 500
+                    blink_off = (rem % WARN_BLINK) < WARN_BLINK - WARN_BLINK_ON
                 if ts == T.PAUSED:
                     t_col = _dim(t_col, 128)
         for i in range(n):
