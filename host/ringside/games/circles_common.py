@@ -566,30 +566,63 @@ def random_bot() -> Bot:
     return Bot("random", 0.5, None, random_choice)
 
 
-def landing_odds(game, origin: str, target: float, skill: float) -> list[tuple[float, dict]]:
-    """[(probability, ring result)] for a flick aimed at `target` from `origin`, over the
-    skill model's speed spread (15 equal-probability slices; the ambiguity is ignored)."""
+_odds: dict = {}
+
+
+def _travel_odds(ring: dict, target: float, skill: float) -> list:
+    """[(probability, travel or None when it leaves the ring)] of a flick aimed at target."""
+    key = (id(ring), round(target, 2), round(skill, 3))
+    hit = _odds.get(key)
+    if hit is not None and hit[0] is ring:
+        return hit[1]
     from ringside.sim.physics import Flicker, speed_for_travel, travel_for_speed
-    m = flick_model(game.ring)
-    v0 = speed_for_travel(game.ring, target, m.params)
+    m = flick_model(ring)
+    v0 = speed_for_travel(ring, target, m.params)
     sd = Flicker.spread(skill)
-    out = []
     w = 1.0 / len(NORMAL_QUANTILES)
+    out = []
     for z in NORMAL_QUANTILES:
         v = v0 * max(0.0, 1.0 + sd * z)
         if abs(v) > m.params.off_ring_speed_mm_s:
-            out.append((w, {"type": "off_ring"}))
+            out.append((w, None))
             continue
-        t = travel_for_speed(game.ring, v, m.params)
-        if abs(t) < 3.0:
-            t = math.copysign(3.0, target)
-        sid = game.side.space_at(game.side.centre(origin) + t)
-        out.append((w, {"type": "landed", "space": sid, "travel": round(t, 2)}))
+        t = travel_for_speed(ring, v, m.params)
+        out.append((w, t if abs(t) >= 3.0 else math.copysign(3.0, target)))
+    if len(_odds) > 20000:
+        _odds.clear()
+    _odds[key] = (ring, out)
+    return out
+
+
+_flick_odds: dict = {}
+
+
+def landing_odds(game, origin: str, target: float, skill: float) -> list[tuple[float, Flick]]:
+    """[(probability, Flick)] for a flick aimed at `target` from the centre of `origin`, over
+    the skill model's speed spread (15 equal-probability slices; ambiguity ignored)."""
+    side = game.side
+    key = (id(side), origin, round(target, 2), round(skill, 3))
+    hit = _flick_odds.get(key)
+    if hit is not None and hit[0] is side:
+        return hit[1]
+    out = []
+    c = side.centre(origin)
+    for w, t in _travel_odds(game.ring, target, skill):
+        if t is None:
+            out.append((w, Flick(False, None, None, None, None, 0)))
+        else:
+            t = round(t, 2)
+            sid = side.space_at(c + t)
+            d, steps = steps_for(side, origin, sid, t)
+            out.append((w, Flick(True, sid, None, t, d, steps)))
+    if len(_flick_odds) > 20000:
+        _flick_odds.clear()
+    _flick_odds[key] = (side, out)
     return out
 
 
 def best_aim(game, origin: str, skill: float, value, targets) -> float:
-    """The target travel among `targets` with the highest expected value(ring result)."""
+    """The target travel among `targets` with the highest expected value(Flick)."""
     best = None
     for t in targets:
         ev = 0.0

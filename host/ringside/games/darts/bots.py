@@ -23,32 +23,48 @@ def _weights(game, me):
 
 
 def _after_place(game, board, owner, sid):
-    b = {k: list(v) for k, v in board.items()}
-    for o in range(len(b[sid])):
-        if o != owner:
-            b[sid][o] = 0
-    b[sid][owner] += 1
+    b = dict(board)
+    row = [0] * len(board[sid])
+    row[owner] = board[sid][owner] + 1
+    b[sid] = row
     return b
 
 
-def _value(game, me, before, after):
-    """How much better `after` is than `before` for seat me (points this round, threats)."""
+def _moved(board, frm, owner, to):
+    """The board after moving owner's cube from frm to to (usual placing rules)."""
+    b = dict(board)
+    src = list(board[frm])
+    src[owner] -= 1
+    b[frm] = src
+    row = [0] * len(board[to])
+    row[owner] = (src[owner] if to == frm else board[to][owner]) + 1
+    b[to] = row
+    return b
+
+
+def _value(game, me, before, after, changed=None):
+    """How much better `after` is than `before` for seat me (points this round, threats).
+
+    Only the players whose cubes differ on the changed spaces are re-scored."""
     n = len(game.players)
     triple = game.data["triple"]
-    for sid, cubes in after.items():
+    if changed is None:
+        changed = [sid for sid in after if after[sid] != before[sid]]
+    players = set()
+    for sid in changed:
         for o in range(n):
-            if cubes[o] >= triple:
-                return WIN if o == me else -WIN
-    pb = game.round_points(before)
-    pa = game.round_points(after)
+            if after[sid][o] != before[sid][o]:
+                players.add(o)
+                if after[sid][o] >= triple:
+                    return WIN if o == me else -WIN
     w = _weights(game, me)
-    v = pa[me]["points"] - pb[me]["points"]
-    for o in range(n):
-        if o != me:
-            v += w * (pb[o]["points"] - pa[o]["points"])
+    v = 0.0
+    for o in players:
+        d = game._points_of(after, o)["points"] - game._points_of(before, o)["points"]
+        v += d if o == me else -w * d
     # a pair is one hit away from a triple
-    for sid in after:
-        for o in range(n):
+    for sid in changed:
+        for o in players:
             d = (after[sid][o] >= triple - 1) - (before[sid][o] >= triple - 1)
             if d:
                 v += 12.0 * d if o == me else -20.0 * w * d
@@ -67,10 +83,8 @@ def _best_lucky(game, me, board, placed):
             for to in game.side.ids:
                 if to == sid:
                     continue
-                b = {k: list(v) for k, v in board.items()}
-                b[sid][owner] -= 1
-                b = _after_place(game, b, owner, to)
-                v = _value(game, me, board, b)
+                b = _moved(board, sid, owner, to)
+                v = _value(game, me, board, b, (sid, to))
                 if v > best[0] + 1e-9:
                     best = (v, (sid, owner, to))
     return best
@@ -82,15 +96,12 @@ def _landing_value(game, me):
     cache = {}
     lucky = game.data["lucky_space"]
 
-    def value(res):
-        if res["type"] != "landed":
-            return -5.0
-        f = game._scored(cc.read_flick(game.side, s["marble"], res))
-        if f.steps < game.min_steps:
+    def value(f):
+        if not f.landed or f.steps < game.min_steps:
             return -5.0
         if f.space not in cache:
             after = _after_place(game, board, me, f.space)
-            v = _value(game, me, board, after)
+            v = _value(game, me, board, after, (f.space,))
             if f.space == lucky and v < WIN:
                 v += _best_lucky(game, me, after, lucky)[0] * 0.8
             cache[f.space] = v
@@ -134,10 +145,8 @@ def good_decide(bot, game, seat, rng):
         for to in game.side.ids:
             if to == frm:
                 continue
-            b = {k: list(v) for k, v in s["board"].items()}
-            b[frm][owner] -= 1
-            b = _after_place(game, b, owner, to)
-            v = _value(game, seat, s["board"], b)
+            b = _moved(s["board"], frm, owner, to)
+            v = _value(game, seat, s["board"], b, (frm, to))
             if best is None or v > best[0]:
                 best = (v, to)
         return {"type": "lucky_to", "space": best[1]}

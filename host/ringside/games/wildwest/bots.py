@@ -107,10 +107,7 @@ def good_aim(bot, game, seat, rng):
     s = game.state
     cache = {}
 
-    def value(res):
-        if res["type"] != "landed":
-            return -1.0
-        f = cc.read_flick(game.side, origin, res)
+    def value(f):
         if not game._valid(f):
             return -1.0
         if f.space not in cache:

@@ -1,0 +1,77 @@
+"""`ringside bench games` (engine throughput): seeded bot self-play, games per second.
+
+    run("darts", 200, seed=1) -> {"game": "darts", "games": 200, "errors": 0,
+                                  "games_per_second": ..., "avg_actions_per_game": ..., ...}
+    run_all(n, seed) -> {name: run(name, n, seed) for every registered game}
+
+Each seat is the game's real bot (its bots.make("good"), or bots.choose), with the
+flicks spread by the skill model and no ring attached; chance comes from the game's
+seeded RNG. An error is a game that raised or did not end within max_actions.
+Wall-clock numbers depend on the machine: compare ratios, not absolute values.
+"""
+from __future__ import annotations
+
+import importlib
+import random
+import time
+
+from ringside import games
+from ringside.games import CHANCE
+
+
+def _bots_of(name: str, level: str):
+    try:
+        mod = importlib.import_module("ringside.games.%s.bots" % name)
+    except ImportError:
+        mod = None
+    if mod is not None and hasattr(mod, "make"):
+        bot = mod.make(level)
+        return bot.choose
+    if mod is not None and hasattr(mod, "choose"):
+        return mod.choose
+
+    def random_legal(game, seat, rng):
+        return rng.choice(game.legal_actions(seat))
+    return random_legal
+
+
+def run(game: str, n: int = 100, seed: int = 1, players: int | None = None, level: str = "good",
+        max_actions: int = 20000) -> dict:
+    """Play n seeded self-play games of `game`; return throughput and error counts."""
+    cls = games.game_class(game)
+    if n < 1:
+        raise ValueError("the number of games must be at least 1")
+    choose = _bots_of(game, level)
+    errors = []
+    actions = 0
+    finished = 0
+    t0 = time.perf_counter()
+    for k in range(n):
+        np_ = players or min(cls.max_players, max(cls.min_players, 2 + k % 3))
+        rng = random.Random(seed * 1000003 + k)
+        try:
+            g = games.new(game, ["bot%d" % i for i in range(np_)], seed=seed * 7919 + k)
+            steps = 0
+            while not g.over and steps < max_actions:
+                seat = g.to_act()[0]
+                a = g.chance_action() if seat == CHANCE else choose(g, seat, rng)
+                g.apply(seat, a)
+                steps += 1
+            actions += steps
+            if g.over:
+                finished += 1
+            else:
+                errors.append("game %d did not end in %d actions" % (k, max_actions))
+        except Exception as e:   # a bench counts failures instead of stopping at the first
+            errors.append("game %d: %s: %s" % (k, type(e).__name__, e))
+    dt = time.perf_counter() - t0
+    return {"game": game, "games": n, "finished": finished, "errors": len(errors),
+            "error_samples": errors[:5], "seconds": round(dt, 3),
+            "games_per_second": round(n / dt, 2) if dt > 0 else None,
+            "actions_per_second": round(actions / dt, 1) if dt > 0 else None,
+            "avg_actions_per_game": round(actions / n, 1), "bot": level, "seed": seed}
+
+
+def run_all(n: int = 100, seed: int = 1, level: str = "good") -> dict:
+    """One entry per registered game, keyed by its name."""
+    return {name: run(name, n, seed, level=level) for name in games.names()}
