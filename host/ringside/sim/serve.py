@@ -12,8 +12,9 @@ why=simulated_board_only; docs/protocol.md):
     sim_flick speed=<mm/s> dir=cw|ccw   flick the marble (above 1500 mm/s it leaves the ring)
     sim_place ang=<cd>                  lift the marble and set it down at an angle
     sim_led i=<n>                       reply `led i= r= g= b=`: LED n as shown (after the cap)
-    sim_reset [ms=<boot ms>]            reset the board: the pty goes away (as USB does) and
-                                        a new one comes up after the boot time
+    sim_reset [ms=<boot ms>] [keep=1]   reset the board: the pty goes away (as USB does) and
+                                        a new one comes up after the boot time; keep=1: a
+                                        soft reset on the same pty
     sim_burst n=<frames>                send n `burst k=` frames as fast as the host reads
 
 The LED ring can be shown live in the terminal (--leds: one coloured block per LED) and
@@ -219,9 +220,20 @@ class SimServer:
         """What a host should open: the symlink if there is one, else the pty."""
         return self.link_path or self.pty.path
 
-    def _up(self):
+    def _up(self, pty=None):
         """A fresh pty and a booted controller whose boot hello goes out on it."""
-        self.pty = _Pty()
+        self.pty = pty if pty is not None else _Pty()
+        self._boot_controller()
+        if self.link_path:
+            tmp = "%s.%d.tmp" % (self.link_path, os.getpid())
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+            os.symlink(self.pty.path, tmp)
+            os.replace(tmp, self.link_path)
+
+    def _boot_controller(self):
         b = self.board
         if self.resets:
             b.out.clear()
@@ -236,14 +248,6 @@ class SimServer:
         b._out_read = 0
         if boot:
             ctl.serial.write(boot, len(boot))
-        if self.link_path:
-            tmp = "%s.%d.tmp" % (self.link_path, os.getpid())
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            os.symlink(self.pty.path, tmp)
-            os.replace(tmp, self.link_path)
         self._t0 = time.monotonic()
         self._v0 = b.now
 
@@ -315,8 +319,9 @@ class SimServer:
                 self.say("ringside sim: the host asked for the REPL (a real board would "
                          "stop its app now)")
         if self._deferred:
-            todo, self._deferred = self._deferred, []
-            for action in todo:
+            todo = [d for d in self._deferred if d[0] <= now]
+            self._deferred = [d for d in self._deferred if d[0] > now]
+            for _, action in todo:
                 action()
         if self.show_leds or self.png:
             self._display(now)
@@ -357,7 +362,7 @@ class SimServer:
             ang = f.get("ang")
             if not isinstance(ang, int) or not 0 <= ang < 36000:
                 return "ang_must_be_0_to_35999_cd"
-            self._deferred.append(lambda: b.place(ang / 100.0))
+            self._later(lambda: b.place(ang / 100.0))
             return None
         if kind == "sim_led":
             i = f.get("i")
@@ -369,24 +374,40 @@ class SimServer:
             return None
         if kind == "sim_reset":
             ms = f.get("ms", self.boot_ms)
+            keep = f.get("keep", 0)
             if not isinstance(ms, int) or not 0 <= ms <= 60000:
                 return "ms_must_be_0_to_60000"
-            self._deferred.append(lambda: self.reset(ms))
+            if keep not in (0, 1):
+                return "keep_must_be_0_or_1"
+            # a moment later, so the ACK reaches the host before the port goes away
+            self._later(lambda: self.reset(ms, keep_port=bool(keep)), 0.05)
             return None
         if kind == "sim_burst":
             n = f.get("n")
             if not isinstance(n, int) or not 1 <= n <= 1000000:
                 return "n_must_be_1_to_1000000"
-            self._deferred.append(lambda: self._burst(n))
+            self._later(lambda: self._burst(n))
             return None
         return "unknown_simulated_board_command"
 
-    def reset(self, boot_ms: int | None = None) -> None:
-        """Reset the board: its pty goes away, a new one comes up after boot_ms."""
+    def _later(self, action, delay_s: float = 0.0) -> None:
+        """Run action after the current step (commands arrive inside controller.step)."""
+        self._deferred.append((time.monotonic() + delay_s, action))
+
+    def reset(self, boot_ms: int | None = None, keep_port: bool = False) -> None:
+        """Reset the board: its pty goes away (as USB does when a Pico resets) and a new one
+        comes up after boot_ms. keep_port: a soft reset (Ctrl-D): same pty, a new controller."""
+        if keep_port:
+            time.sleep((self.boot_ms if boot_ms is None else boot_ms) / 1000.0)
+            self.resets += 1
+            self._boot_controller()
+            self.say("ringside sim: board restarted on %s" % self.path)
+            return
+        fresh = _Pty()  # taken before the old one closes: the board comes back under a new name
         self._down()
         time.sleep((self.boot_ms if boot_ms is None else boot_ms) / 1000.0)
         self.resets += 1
-        self._up()
+        self._up(fresh)
         self.say("ringside sim: board reset; now on %s" % self.path)
 
     def _burst(self, n: int) -> None:
