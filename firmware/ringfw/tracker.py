@@ -50,7 +50,9 @@ _SETTLE_MAX = const(1000)  # cd: a placed marble rolling further than this was f
 _FLICK_MIN = const(300)    # cd: travel that makes a settle a landing rather than a nudge
 _SWING_MIN = const(500)    # cd: a swing at least this wide counts as a reversal
 _REV_T = const(250)
-_EXTEND_MS = const(300)    # longest wait for more readings when a rest is near a boundary        # cd: retreat from the furthest point that makes a reversal
+_EXTEND_MS = const(300)
+_SELF_V = const(2000)      # cd/s: a marble starting slower than this was not flicked
+_ROLL_SPREAD = const(6000) # cd: rests of self-started rolls this close agree on a low point    # longest wait for more readings when a rest is near a boundary        # cd: retreat from the furthest point that makes a reversal
 
 
 def isqrt(v):
@@ -63,6 +65,9 @@ def isqrt(v):
         x = y
         y = (x + v // x) >> 1
     return x
+
+
+_PHI_PCT = (50, 60, 69, 77, 84, 89, 93, 96, 98, 99, 99, 99)
 
 
 class Tracker:
@@ -87,7 +92,12 @@ class Tracker:
         self.evw = 0
         self.dropped_events = 0
         self.tilted = False
+        self.armed = False
         self.low = 0
+        self.roll_n = 0
+        self.roll_lo = 0
+        self.roll_hi = 0
+        self.roll_first = 0
         self.swings_total = 0
         self.margin = ring.margin
         self.reset(0)
@@ -103,6 +113,7 @@ class Tracker:
         self.rest = 0
         self.start = 0
         self.flicked = False
+        self.self_start = False
         self.cand = -1
         self.cand_t = 0
         self.cand_n = 0
@@ -115,6 +126,7 @@ class Tracker:
         self.wn = 0
         self.turns = 0
         self.tp_last = 0
+        self.tp_prev = 0
         self.tp_t = 0
         self.tp_sum = 0
         self.tp_n = 0
@@ -122,6 +134,7 @@ class Tracker:
         self.dir = 0
         self.ext = 0
         self.sm = 0
+        self.seen = 0
         self.ext_t = now
         self.in_blind_since = -1
         self.still_since = -1
@@ -148,10 +161,10 @@ class Tracker:
 
     def feed(self, now, i, rng, status):
         """One reading of sensor i: range in mm and a hal.STATUS_* code."""
+        if status == hal.STATUS_NO_ANSWER:
+            return  # silence: tick() turns a long one into a fault
         self.last_seen[i] = now
         self.heard[i] = 1
-        if status == hal.STATUS_NO_ANSWER:
-            return
         if status == hal.STATUS_HARDWARE_FAIL:
             self._fault(i, FAULT_HARDWARE)
             return
@@ -184,8 +197,7 @@ class Tracker:
         st = self.state
         if st == _MOVING or st == _SETTLING:
             gap = tdiff(now, self.t_seen)
-            p = wrap(self._predict(now))
-            if self.cover[p // 100] == 0:
+            if self._blind_path(self._predict(now)):
                 # in a blind region: sensors cannot see it, so absence proves nothing yet
                 if self.in_blind_since < 0:
                     self.in_blind_since = now
@@ -202,7 +214,8 @@ class Tracker:
                 self.cand = -1
         elif st == _REST:
             if tdiff(now, self.t_seen) > _LOST_MS and self.cover[wrap(self.rest) // 100]:
-                if self.dev_n and tdiff(now, self.dev_t) < _LOST_MS + 200:
+                if self.armed or (tdiff(now, self.dev_t) < _LOST_MS + 200
+                                  and tdiff(self.dev_t, self.t_seen) > -50):
                     # it was seen moving away just before it vanished: flicked off the ring
                     # before the track could follow it
                     self._event(EV_OFF_RING, wrap(self.rest + self.dev), self.dev, 0, 0, 0, 0)
@@ -210,6 +223,26 @@ class Tracker:
                     self._event(EV_LOST, wrap(self.rest), 0, 0, 0, 0, 0)
                 self.state = _NONE
                 self.cand = -1
+
+    def _blind_path(self, p):
+        # Is any of the track between where the marble was last seen and where it is
+        # predicted to be blind? Then its absence proves nothing yet.
+        a = self.seen
+        step = 100 if p >= a else -100
+        n = (p - a) // step
+        if n > 120:
+            n = 120
+        cov = self.cover
+        for _j in range(n + 1):
+            if cov[wrap(a) // 100] == 0:
+                return True
+            a += step
+        return False
+
+    def arm(self, on=True):
+        """The host expects a flick now: a marble that vanishes from rest went off the ring
+        (without this, it may have been picked up)."""
+        self.armed = on
 
     def rest_angle(self):
         """The marble's rest angle (cd), or -1 when it is not known to be at rest."""
@@ -228,6 +261,7 @@ class Tracker:
             self.state = _SETTLING
             self.pos = ang
             self.sm = ang
+            self.seen = ang
             self.vel = 0
             self.t = now
             self.t_seen = now
@@ -244,7 +278,10 @@ class Tracker:
         d = sdiff(ang, wrap(self.rest))
         if -_MOVE_T < d < _MOVE_T:
             self.t_seen = now
-            self.dev_n = 0
+            # a reading integrated just before a flick still sees the rest point: only a
+            # later one breaks a chain of deviating readings
+            if tdiff(now, self.dev_t) > 50:
+                self.dev_n = 0
             self.nonsense[i] = 0
             return
         # Far from the rest point: the marble moved, or a stray reading. Two agreeing
@@ -285,6 +322,8 @@ class Tracker:
         self.pos = self.rest + d
         dt = tdiff(now, self.dev0_t)
         self.vel = (d - self.dev0) * 1000 // dt if dt > 0 else 0
+        # a flick starts fast; a marble that creeps off by itself is on a slope
+        self.self_start = -_SELF_V < self.vel < _SELF_V
         self.t = now
         self.t_seen = now
         self.turns = 0
@@ -293,6 +332,7 @@ class Tracker:
         self.tp_last = self.rest
         self.tp_t = now
         self.sm = self.pos
+        self.seen = self.pos
         self.ext = self.pos
         self.ext_t = now
         self.wn = 0
@@ -328,11 +368,15 @@ class Tracker:
         self.sm += (x - self.sm) // 3
         self.t = now
         self.t_seen = now
+        self.seen = self.pos
         if self.flicked:
             self._swing(now)
         elif x - self.start > _SETTLE_MAX or self.start - x > _SETTLE_MAX:
-            # a marble just set down does not roll this far by itself: it was flicked
+            # A marble just set down rolled this far: flicked, or (slowly, by itself)
+            # rolling downhill on a ring that is not level.
             self.flicked = True
+            v = self._recent_speed(now, x)
+            self.self_start = -_SELF_V < v < _SELF_V
             self.dir = 1 if x > self.start else -1
             self.ext = self.sm
             self.ext_t = now
@@ -362,14 +406,22 @@ class Tracker:
                 self.tp_n += 1
                 self.tp_period = tdiff(self.ext_t, self.tp_t)
             self.turns += 1
+            self.tp_prev = self.tp_last
             self.tp_last = self.ext
             self.tp_t = self.ext_t
-            if self.turns >= 2:
-                if not self.tilted:
-                    self._report_tilt()
         self.dir = -d
         self.ext = p
         self.ext_t = now
+
+    def _recent_speed(self, now, x):
+        """Speed (cd/s) from the readings of the last 100 ms or so (the filter lags at a start)."""
+        k = (self.wi - 1) & _WMASK
+        for _j in range(self.wn):
+            dt = tdiff(now, self.wt[k])
+            if dt >= 100:
+                return (x - self.wx[k]) * 1000 // dt
+            k = (k - 1) & _WMASK
+        return self.vel
 
     def _report_tilt(self):
         self.tilted = True
@@ -426,12 +478,14 @@ class Tracker:
         # thirds of the window by time: no trend (m3 - m1), no curve (m1 + m3 - 2 m2)
         s1 = s2 = s3 = 0
         c1 = c2 = c3 = 0
+        sq_all = 0
         k = (self.wi - 1) & _WMASK
         third = w // 3
         for _j in range(cnt):
             x = self.wx[k]
             d = x - m
             if -_STILL_T < d < _STILL_T:
+                sq_all += d * d
                 age = tdiff(now, self.wt[k])
                 if age < third:
                     s3 += d
@@ -475,10 +529,17 @@ class Tracker:
             return
         mean = s // n
         var = sq // n - mean * mean   # cd^2 per reading, measured
+        # the whole still window gives a steadier measure of the spread (more readings)
+        ca = c1 + c2 + c3
+        ma = (s1 + s2 + s3) // ca
+        va = sq_all // ca - ma * ma
+        if va > var:
+            var = va
         floor = self.ring.reading_sigma * self.ring.reading_sigma
         if var < floor:        # never trust a lucky quiet sample more than the sensor's spec
             var = floor
-        se = isqrt(var // n) + 1
+        # few readings measure their own spread poorly: widen like Student's t would
+        se = (isqrt(var // n) + 1) * (n + 3) // n
         x = m + mean
         # Near a boundary, a little more waiting buys readings that may settle which
         # side it is on; far from one, waiting buys nothing.
@@ -489,7 +550,7 @@ class Tracker:
             into = wrap(a - side.start[sp])
             left = wrap(side.end[sp] - a)
             edge = into if into <= left else left
-            if edge < self.ring.sigmas_x10 * se // 10 + self.ring.margin:
+            if edge * 10 < self.ring.sigmas_x10 * (se + self.ring.margin * 10 // self.ring.sigmas_x10):
                 return
         self._settle(now, x, se)
 
@@ -511,22 +572,65 @@ class Tracker:
         left = wrap(side.end[k] - a)
         edge = into if into <= left else left
         nb = (k - 1) % side.count if into <= left else (k + 1) % side.count
-        if self.flicked and (travel > _FLICK_MIN or travel < -_FLICK_MIN):
+        if self.self_start or self.turns:
+            # it rolled off by itself, or swung back: a slope brought it here
+            self._rest_evidence(x)
+        if self.flicked and not self.self_start:
             # ambiguous when the boundary is within sigmas * se (plus a floor for what
             # calibration leaves): then the neighbour is reported too
-            margin = self.ring.sigmas_x10 * se // 10 + self.ring.margin
-            if edge >= margin:
+            # the uncertainty: the rest point's standard error plus what calibration
+            # leaves (the margin floor, counted as sigmas_x10/10 standard errors)
+            u = se + self.ring.margin * 10 // self.ring.sigmas_x10
+            if edge >= self.ring.sigmas_x10 * u // 10:
                 nb = -1
-            conf = 25 * edge // se       # 100 at 4 standard errors from the boundary
-            if conf > 100:
-                conf = 100
+            # confidence = the chance (%) that the reported space is right, for a normal
+            # error of this size: Phi(edge / u), tabulated in quarter sigmas
+            z4 = 4 * edge // u
+            conf = _PHI_PCT[z4] if z4 < 12 else 100
+            if nb >= 0 and conf > 99:
+                conf = 99
             self._event(EV_LANDED, k, nb, a, travel, conf, 0)
-            if self.turns >= 2:
-                self.swings_total += 1
+            # A tilted ring shows as a damped swing: two turning points with the rest
+            # point between them. (A track that only seemed to turn back, through a
+            # sensor hand-over, ends beyond them.)
+            if self.turns >= 2 and self.tp_n:
+                lo = self.tp_prev if self.tp_prev < self.tp_last else self.tp_last
+                hi = self.tp_last if self.tp_prev < self.tp_last else self.tp_prev
+                if lo - 100 <= x <= hi + 100:
+                    self.swings_total += 1
+                    # the first swing seen measures the low point better than rests do
+                    if not self.tilted or self.swings_total == 1:
+                        self._report_tilt()
         else:
             self._event(EV_PLACED, k, a, 0, 0, 0, 0)
         self.flicked = False
+        self.self_start = False
         self.turns = 0
+
+    def _rest_evidence(self, x):
+        # Where marbles that rolled off by themselves came to rest: on a tilted ring,
+        # within the friction band round the low point, from both sides. Two such rests
+        # close together are enough to say so; the middle of their range is the low point.
+        a = wrap(x)
+        if self.roll_n and abs(sdiff(a, self.roll_first)) > _ROLL_SPREAD:
+            self.roll_n = 0  # inconsistent: start again from this one
+        if self.roll_n == 0:
+            self.roll_first = a
+            self.roll_lo = 0
+            self.roll_hi = 0
+        d = sdiff(a, self.roll_first)
+        if d < self.roll_lo:
+            self.roll_lo = d
+        if d > self.roll_hi:
+            self.roll_hi = d
+        self.roll_n += 1
+        if self.roll_n < 2:
+            return
+        low = wrap(self.roll_first + (self.roll_lo + self.roll_hi) // 2)
+        if not self.tilted or (self.swings_total == 0 and abs(sdiff(low, self.low)) >= 500):
+            self.tilted = True
+            self.low = low
+            self._event(EV_NOT_LEVEL, self.low, 0, 0, 0, 0, 0)
 
     def _land_blind(self, now):
         # the marble went into a region no healthy sensor sees and never came out
@@ -570,6 +674,8 @@ class Tracker:
         self.blind = b
 
     def _event(self, kind, a, b, c, d, e, f):
+        if kind == EV_LANDED or kind == EV_OFF_RING:
+            self.armed = False
         if self.evw - self.evr >= _EVQ:
             self.dropped_events += 1
             return

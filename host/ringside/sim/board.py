@@ -227,8 +227,12 @@ class SimBoard:
             if until is not None and until(fr):
                 hit = True
 
-    def run_flick(self, speed_mm_s: float, timeout_ms: int = 20000):
-        """Flick and wait for the board's verdict; returns (frame or None, true rest time or None)."""
+    def run_flick(self, speed_mm_s: float, timeout_ms: int = 20000, arm: bool = True):
+        """Flick and wait for the board's verdict; returns (frame or None, true rest time or None).
+
+        arm: tell the board a flick is coming, as the table does on a player's turn."""
+        if arm:
+            self.controller.tracker.arm()
         self.flick(speed_mm_s)
         start = len(self.frames)
         rest_t = None
