@@ -12,7 +12,7 @@ Events are queued in fixed slots (kind + 6 ints) for the controller to send.
 """
 from array import array
 
-from ringfw.compat import const, tdiff
+from ringfw.compat import const, tadd, tdiff
 from ringfw import hal
 from ringfw.geometry import FULL_TURN, sdiff, wrap
 
@@ -51,6 +51,7 @@ _FLICK_MIN = const(300)    # cd: travel that makes a settle a landing rather tha
 _SWING_MIN = const(500)    # cd: a swing at least this wide counts as a reversal
 _REV_T = const(250)
 _EXTEND_MS = const(300)
+_TICK_MS = const(20)       # time-outs are checked this often
 _SELF_V = const(2000)      # cd/s: a marble starting slower than this was not flicked
 _ROLL_SPREAD = const(6000) # cd: rests of self-started rolls this close agree on a low point    # longest wait for more readings when a rest is near a boundary        # cd: retreat from the furthest point that makes a reversal
 
@@ -92,6 +93,8 @@ class Tracker:
         self.evw = 0
         self.dropped_events = 0
         self.tilted = False
+        self.quiet = False
+        self.next_tick = 0
         self.armed = False
         self.low = 0
         self.roll_n = 0
@@ -141,6 +144,7 @@ class Tracker:
 
     def begin(self, now):
         """Start of operation: every sensor gets _SILENT_MS from now to speak."""
+        self.next_tick = now
         for i in range(self.n):
             self.last_seen[i] = now
         self.reset(now)
@@ -190,13 +194,18 @@ class Tracker:
             self._track(now, i, ang)
 
     def tick(self, now):
-        """Called every loop: time-outs (marble lost, sensors silent)."""
+        """Called every loop: time-outs (marble lost, sensors silent). Cheap when nothing is due."""
+        if tdiff(now, self.next_tick) < 0:
+            return
+        self.next_tick = tadd(now, _TICK_MS)
         for i in range(self.n):
             if not self.faulty[i] and tdiff(now, self.last_seen[i]) > _SILENT_MS:
                 self._fault(i, FAULT_SILENT)
         st = self.state
         if st == _MOVING or st == _SETTLING:
             gap = tdiff(now, self.t_seen)
+            if gap < 60:
+                return  # seen just now: nothing can have timed out
             if self._blind_path(self._predict(now)):
                 # in a blind region: sensors cannot see it, so absence proves nothing yet
                 if self.in_blind_since < 0:
@@ -238,6 +247,22 @@ class Tracker:
                 return True
             a += step
         return False
+
+    def recalibrated(self, now):
+        """A sensor's calibration changed: readings of a resting marble shift with it, which
+        must not look like a flick. Find the rest point again, quietly."""
+        if self.state == _REST:
+            self.state = _SETTLING
+            self.pos = self.rest
+            self.sm = self.rest
+            self.seen = self.rest
+            self.start = self.rest
+            self.vel = 0
+            self.t = now
+            self.t_seen = now
+            self.flicked = False
+            self.quiet = True
+            self.wn = 0
 
     def arm(self, on=True):
         """The host expects a flick now: a marble that vanishes from rest went off the ring
@@ -601,8 +626,9 @@ class Tracker:
                     # the first swing seen measures the low point better than rests do
                     if not self.tilted or self.swings_total == 1:
                         self._report_tilt()
-        else:
+        elif not self.quiet:
             self._event(EV_PLACED, k, a, 0, 0, 0, 0)
+        self.quiet = False
         self.flicked = False
         self.self_start = False
         self.turns = 0

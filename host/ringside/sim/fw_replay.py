@@ -81,8 +81,10 @@ class _Watchdog:
         pass
 
 
-def replay(ring, feed_path, out_cap=65536, lock_heap=False, steps_limit=-1):
-    """Run the controller over a feed file. Returns (output bytearray, length, stats dict)."""
+def replay(ring, feed_path, out_cap=65536, lock_heap=False, steps_limit=-1, dry=False):
+    """Run the controller over a feed file. Returns (output bytearray, length, stats dict).
+
+    dry: read the feed but do not step the controller (the cost of the harness alone)."""
     from ringfw.controller import Controller
     micropython = None
     if lock_heap:
@@ -126,7 +128,9 @@ def replay(ring, feed_path, out_cap=65536, lock_heap=False, steps_limit=-1):
                 ser.inb[j] = raw[j]
             ser.in_n = nb
         clock.now = hdr[0]
-        if micropython is not None:
+        if dry:
+            pass
+        elif micropython is not None:
             micropython.heap_lock()
             try:
                 ctl.step(hdr[0])

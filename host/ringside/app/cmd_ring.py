@@ -1,0 +1,274 @@
+"""`ringside play-ring` (what `make run` starts) and `ringside calibrate`.
+
+play-ring: the simulated ring in the terminal. You flick the marble, the firmware (the
+very controller the Pico runs) finds where it stops, and you see its events next to the
+simulator's truth. No hardware needed.
+"""
+from __future__ import annotations
+
+import json
+import shlex
+import sys
+import time
+from pathlib import Path
+
+from ringside.calibration import CalibrationError, calibrate, space_centres
+
+HELP = """commands:
+  cw DEG | ccw DEG     flick clockwise / anticlockwise, aiming to travel DEG degrees
+  cw hard | ccw hard   a flick too hard: the marble leaves the ring
+  place SPACE          set the marble down on a space (e.g. place 7)
+  side NAME            choose the board side (darts, wildwest)
+  tilt DEG [LOW]       tip the ring DEG degrees, low point at LOW degrees
+  fault N dead|stuck|noisy|ok   break or repair sensor N
+  calibrate            set the marble on every space and fit the sensors
+  status               the board's health
+  help | quit"""
+
+_DESCRIBE = {
+    "moving": lambda f: "moving %s from %.1f deg" % ("anticlockwise" if f.get("dir", 1) > 0 else "clockwise", f["ang"] / 100),
+    "landed": lambda f: "landed on %s%s at %.1f deg, travelled %.1f deg %s, confidence %d%%%s" % (
+        f["sp"], (" (or %s)" % f["alt"]) if "alt" in f else "", f["ang"] / 100, abs(f["trv"]) / 100,
+        "anticlockwise" if f["trv"] > 0 else "clockwise", f["conf"], " [in a blind spot: a guess]" if f.get("blind") else ""),
+    "off_ring": lambda f: "left the ring (last seen at %.1f deg)" % (f["ang"] / 100),
+    "placed": lambda f: "marble set down on %s at %.1f deg" % (f["sp"], f["ang"] / 100),
+    "lost": lambda f: "marble taken off the ring at %.1f deg" % (f["ang"] / 100),
+    "sensor_fault": lambda f: "sensor %s fault (%s): %.1f deg of the ring now blind" % (f["id"], f["why"], f["blind"] / 100),
+    "sensor_ok": lambda f: "sensor %s is back: %.1f deg blind" % (f["id"], f["blind"] / 100),
+    "not_level": lambda f: "the ring is not level: low point near %.0f deg" % (f["low"] / 100),
+    "nack": lambda f: "the board refused a command: %s" % f.get("why", "?"),
+}
+
+
+def describe(kind: str, fields: dict) -> str | None:
+    fn = _DESCRIBE.get(kind)
+    if fn is None:
+        return None
+    try:
+        return fn(fields)
+    except (KeyError, TypeError, ValueError):
+        return "%s %s" % (kind, fields)
+
+
+class RingSession:
+    """The simulated ring driven by text commands; prints what the board says."""
+
+    def __init__(self, seed=1, tilt=0.0, side="darts", out=print, auto_calibrate=True):
+        from ringside.sim.board import SimBoard, SimTable
+        self.SimTable = SimTable
+        self.board = SimBoard(seed=seed, tilt_deg=tilt)
+        self.out = out
+        self.side = side
+        self.seen = 0
+        b = self.board
+        b.place(self._centre(b.ring_dict["sides"][side]["start"]))
+        b.advance(1200)
+        if side != "darts":
+            self.command("side " + side)
+        self._flush(quiet={"hb", "ack", "raw"})
+        hello = b.frames_of("hello")[0][2]
+        out("simulated board: firmware %s, protocol %s, ring.json %s, %d sensors, seed %d"
+            % (hello["fw"], hello["proto"], hello["ring"], hello["sensors"], seed))
+        if auto_calibrate:
+            self.command("calibrate")
+
+    def _centre(self, space_id, side=None):
+        for sid, angle in space_centres(self.board.ring_dict, side or self.side):
+            if sid == str(space_id):
+                return angle
+        raise ValueError("no space %r on the %s side" % (space_id, side or self.side))
+
+    def _flush(self, quiet=("hb", "ack", "raw", "hello")):
+        for t, kind, f in self.board.frames[self.seen:]:
+            if kind in quiet:
+                continue
+            text = describe(kind, f)
+            if text:
+                self.out("  [%7.2f s] %s" % (t / 1000.0, text))
+        self.seen = len(self.board.frames)
+
+    def _truth(self):
+        m = self.board.marble
+        if not m.on_ring:
+            return "(simulator: off the ring)"
+        from ringside.calibration import space_centres as _sc  # noqa: F401
+        sp = self._space_at(m.position_deg)
+        return "(simulator: %s at %.1f deg, travelled %.1f deg)" % (sp, m.position_deg, m.travel_deg)
+
+    def _space_at(self, angle):
+        a = angle % 360.0
+        for s in self.board.ring_dict["sides"][self.side]["spaces"]:
+            if (a - s["from_deg"]) % 360.0 < (s["to_deg"] - s["from_deg"]) % 360.0:
+                return str(s.get("id", s["label"]))
+        return "?"
+
+    def command(self, line: str) -> bool:
+        """Run one command; False means quit."""
+        from ringside.sim.physics import speed_for_travel
+        words = shlex.split(line)
+        if not words:
+            return True
+        cmd, args = words[0].lower(), words[1:]
+        b = self.board
+        if cmd in ("quit", "exit", "q"):
+            return False
+        if cmd == "help":
+            self.out(HELP)
+        elif cmd in ("cw", "ccw", "flick"):
+            if cmd == "flick":
+                if not args:
+                    raise ValueError("flick needs a direction: flick cw 120")
+                cmd, args = args[0], args[1:]
+            if cmd not in ("cw", "ccw"):
+                raise ValueError("the direction is cw or ccw")
+            if not b.marble.on_ring:
+                raise ValueError("the marble is not on the ring: place it first (place 7)")
+            sign = 1 if cmd == "ccw" else -1
+            if args and args[0] == "hard":
+                speed = sign * 1.3 * b.marble.params.off_ring_speed_mm_s
+            else:
+                deg = float(args[0]) if args else 180.0
+                if not 1 <= deg <= 500:
+                    raise ValueError("aim between 1 and 500 degrees")
+                speed = speed_for_travel(b.ring_dict, sign * deg)
+            frame, _ = b.run_flick(speed, timeout_ms=30000)
+            while b.marble.on_ring and not b.marble.at_rest:
+                b.advance(50)
+            b.advance(200)
+            self._flush()
+            if frame is None:
+                self.out("  the board gave no verdict")
+            self.out("  " + self._truth())
+        elif cmd == "place":
+            if not args:
+                raise ValueError("place which space? e.g. place 7")
+            b.place(self._centre(args[0]))
+            b.advance(1500)
+            self._flush()
+        elif cmd == "side":
+            name = args[0] if args else ""
+            if name not in b.ring_dict["sides"]:
+                raise ValueError("no side %r (there are: %s)" % (name, ", ".join(sorted(b.ring_dict["sides"]))))
+            b.send("side", name=name)
+            b.advance(20)
+            self.side = name
+            self._flush()
+            self.out("  side: %s" % name)
+        elif cmd == "tilt":
+            deg = float(args[0]) if args else 0.0
+            low = float(args[1]) if len(args) > 1 else 0.0
+            b.marble.set_tilt(deg, low)
+            self.out("  the ring now tilts %.1f deg, low point at %.0f deg" % (deg, low))
+        elif cmd == "fault":
+            if len(args) != 2:
+                raise ValueError("fault N dead|stuck|noisy|ok")
+            i = int(args[0])
+            if not 0 <= i < b.model.count:
+                raise ValueError("no sensor %d (0..%d)" % (i, b.model.count - 1))
+            b.model.set_fault(i, None if args[1] == "ok" else args[1])
+            b.advance(1500)
+            self._flush()
+        elif cmd == "calibrate":
+            self.out("  calibrating: the marble goes on every space of the %s side..." % self.side)
+            t0 = time.perf_counter()
+            res = calibrate(self.SimTable(b), b.ring_dict, side=self.side, log=lambda *a: None)
+            self._flush(quiet={"hb", "ack", "raw", "placed", "moving", "lost", "landed", "off_ring"})
+            worst = max(f.residual_mm for f in res.fits)
+            self.out("  calibrated %d sensors (worst fit residual %.2f mm) in %.1f s%s"
+                     % (len(res.fits), worst, time.perf_counter() - t0,
+                        "; %d placements rolled away - is the ring level?" % res.rolled if res.rolled else ""))
+            b.place(self._centre(b.ring_dict["sides"][self.side]["start"]))
+            b.advance(1500)
+            self._flush()
+        elif cmd == "status":
+            b.send("status")
+            b.advance(20)
+            hb = b.frames_of("hb")[-1][2]
+            self.out("  up %ss, worst loop %s ms, frames dropped %s, errors %s, blind %.1f deg"
+                     % (hb["up"], hb["loop"], hb["drop"], hb["err"], hb["blind"] / 100))
+            self.seen = len(b.frames)
+        else:
+            raise ValueError("unknown command %r (type help)" % cmd)
+        return True
+
+
+def cmd_play_ring(args) -> int:
+    s = RingSession(seed=args.seed, tilt=args.tilt, side=args.side, auto_calibrate=not args.no_calibrate)
+    lines = None
+    if args.script:
+        lines = [c.strip() for c in args.script.split(";")]
+    interactive = lines is None and sys.stdin.isatty()
+    if interactive:
+        print("flick the marble: cw 120, ccw 200, cw hard; place 7; help; quit")
+    source = lines if lines is not None else None
+    while True:
+        if source is not None:
+            if not source:
+                return 0
+            line = source.pop(0)
+            print("> " + line)
+        else:
+            try:
+                line = input("> " if interactive else "")
+            except EOFError:
+                return 0
+        try:
+            if not s.command(line):
+                return 0
+        except ValueError as e:
+            print("  %s" % e)
+
+
+def cmd_calibrate(args) -> int:
+    if args.port is None:
+        from ringside.sim.board import SimBoard, SimTable
+        b = SimBoard(seed=args.seed, tilt_deg=args.tilt)
+        b.place(90.0)
+        b.advance(1000)
+        print("calibrating the simulated board (seed %d): the simulator sets the marble down itself" % args.seed)
+        res = calibrate(SimTable(b), b.ring_dict, side=args.side, spaces=args.spaces, log=print)
+        saved = b.saved_ring
+        truth = {i: (b.model.bias_mm[i], 1 / b.model.scale[i]) for i in range(b.model.count)}
+    else:
+        from ringside.link_table import LinkTable
+        table = LinkTable.open(args.port)
+        ring = table.ring_dict
+        print("calibrating the board on %s: set the marble on each space when asked" % args.port)
+        res = calibrate(table, ring, side=args.side, spaces=args.spaces, log=print)
+        saved = None
+        truth = None
+    for f in res.fits:
+        extra = ""
+        if truth:
+            extra = "   (simulator truth: offset %.2f mm, scale %.4f)" % truth[f.sensor]
+        print("sensor %2d: %d points, offset %+.2f mm, scale %.4f, residual %.2f mm%s"
+              % (f.sensor, f.points, f.offset_mm, f.scale, f.residual_mm, extra))
+    if res.rolled:
+        print("%d placements rolled away: the ring is not level" % res.rolled)
+    if args.out and saved is not None:
+        Path(args.out).write_text(json.dumps(saved, indent=1) + "\n")
+        print("the board's calibrated ring description: %s" % args.out)
+    if args.json:
+        print(json.dumps(res.as_dict()))
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("play-ring", help="the simulated ring in the terminal: flick and see the events (make run)")
+    p.add_argument("--seed", type=int, default=1, help="simulator seed (recorded; the same seed replays the same ring)")
+    p.add_argument("--tilt", type=float, default=0.0, help="ring tilt in degrees")
+    p.add_argument("--side", default="darts", help="board side (darts, wildwest)")
+    p.add_argument("--script", help="commands separated by ';' instead of typing them")
+    p.add_argument("--no-calibrate", action="store_true", help="skip the start-up calibration")
+    p.set_defaults(func=cmd_play_ring)
+
+    c = sub.add_parser("calibrate", help="fit each sensor's offset and scale with the marble on known spaces")
+    c.add_argument("--port", help="a real board's serial port (default: the simulated board)")
+    c.add_argument("--side", default="darts")
+    c.add_argument("--spaces", type=lambda s: [x.strip() for x in s.split(",") if x.strip()],
+                   help="the spaces to use, comma-separated (default: every space of the side)")
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--tilt", type=float, default=0.0)
+    c.add_argument("--out", help="write the calibrated ring description here (simulated board)")
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_calibrate)

@@ -1,0 +1,106 @@
+"""`ringside bench firmware`: what the firmware costs on the board.
+
+Sixty simulated seconds of a game (a flick every few seconds, all twelve sensors
+ranging) are recorded from the simulated board and replayed through the controller in
+the MicroPython VM. Wasmtime counts fuel (roughly one unit per WebAssembly instruction);
+the replay is run twice, once stepping the controller and once only reading the feed,
+and the difference is what the controller's steps cost.
+
+Fuel becomes RP2040 time through one published figure: MicroPython on a Pico (RP2040 at
+125 MHz) runs `while True: p.value(1); p.value(0)` at about 63 kHz, 15.9 us per
+iteration (elektronik-labor.de, "RPi Pico - Need for Speed"). The same shape of loop -
+two calls of a built-in method with an int argument - is run in the VM and its fuel per
+iteration measured, giving microseconds per unit of fuel. The I2C traffic the board's
+poll needs is added from the bus speed: per reading one 13-byte burst read from 0x13 and
+a 1-byte write to clear the interrupt, about 19 bytes of 9 bit times at 400 kHz.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ringside.sim import vm
+from ringside.sim.board import SimBoard
+from ringside.sim.physics import speed_for_travel
+
+PICO_LOOP_US = 15.9           # one `p.value(1); p.value(0)` iteration on a 125 MHz Pico
+PICO_LOOP_SOURCE = "elektronik-labor.de/Raspberry/Pico10.html (63 kHz pin toggle, MicroPython, 125 MHz)"
+I2C_HZ = 400_000
+I2C_BYTES_PER_READING = 19    # addr+reg+addr+13 data (read) + addr+reg+1 (clear interrupt)
+
+_CAL_LOOP = """
+d = {}
+g = d.get
+i = 0
+while i < %d:
+    g(1)
+    g(0)
+    i += 1
+"""
+
+
+def _record(seconds: int, seed: int) -> SimBoard:
+    b = SimBoard(seed=seed, record=True)
+    b.place(90.0)
+    b.advance(1000)
+    travels = [140.0, -220.0, 90.0, -60.0, 300.0, -150.0, 45.0, -400.0, 200.0, -100.0]
+    k = 0
+    while b.now < seconds * 1000:
+        b.run_flick(speed_for_travel(b.ring_dict, travels[k % len(travels)]), timeout_ms=8000)
+        k += 1
+        b.advance(1500)
+    return b
+
+
+def run(seconds: int = 60, seed: int = 3) -> dict:
+    wall0 = time.perf_counter()
+    b = _record(seconds, seed)
+    feed = b.feed_bytes()
+    sim_s = b.now / 1000.0
+    readings = sum(len(r[1]) for r in b.recording)
+    full = vm.run_feed(b.ring_bytes, feed, lock_heap=True, out_cap=1 << 16)
+    dry = vm.run_feed(b.ring_bytes, feed, dry=True, out_cap=1 << 16)
+    step_fuel = full["fuel"] - dry["fuel"]
+    n1, n2 = 20_000, 40_000
+    per_iter = (vm.fuel_of(_CAL_LOOP % n2) - vm.fuel_of(_CAL_LOOP % n1)) / (n2 - n1)
+    us_per_fuel = PICO_LOOP_US / per_iter
+    cpu = step_fuel / sim_s * us_per_fuel / 1e6
+    i2c = readings / sim_s * I2C_BYTES_PER_READING * 9 / I2C_HZ
+    mpy_total = _mpy_bytes()
+    stats = full["stats"]
+    return {
+        "sim_seconds": round(sim_s, 1),
+        "sensors": len(b.ring_dict["sensors"]),
+        "readings_per_second": round(readings / sim_s, 1),
+        "steps": stats["steps"],
+        "fuel_per_sim_second": int(step_fuel / sim_s),
+        "fuel_per_step": int(step_fuel / max(1, stats["steps"])),
+        "calibration_fuel_per_loop": round(per_iter, 1),
+        "us_per_fuel": round(us_per_fuel, 6),
+        "estimated_cpu_load": round(cpu, 4),
+        "estimated_i2c_load": round(i2c, 4),
+        "estimated_rp2040_load": round(cpu + i2c, 4),
+        "conversion": "%.1f us per loop iteration on a Pico (%s)" % (PICO_LOOP_US, PICO_LOOP_SOURCE),
+        "peak_heap_bytes": stats.get("mem_peak"),
+        "heap_after_bytes": stats.get("heap_after"),
+        "heap_before_controller_bytes": stats.get("heap_base"),
+        "step_allocations": stats["step_allocations"],
+        "bytes_identical_to_cpython": full["out"] == vm.run_feed_cpython(b.ring_bytes, feed, out_cap=1 << 16)["out"],
+        "mpy_bytes_total": mpy_total,
+        "wall_seconds": round(time.perf_counter() - wall0, 2),
+    }
+
+
+def _mpy_bytes() -> int | None:
+    """Size of every firmware module compiled with mpy-cross -march=armv6m."""
+    import tempfile
+    from ringside.app import build_firmware as bf
+    src = Path(__file__).resolve().parents[3] / "firmware" / "ringfw"
+    total = 0
+    with tempfile.TemporaryDirectory() as d:
+        cross = bf.mpy_cross_path()
+        for f in sorted(src.glob("*.py")):
+            out = Path(d) / (f.stem + ".mpy")
+            bf.compile_mpy(cross, f, out, "ringfw/" + f.name)
+            total += out.stat().st_size
+    return total
