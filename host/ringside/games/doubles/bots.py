@@ -1,0 +1,256 @@
+"""Computer players for Doubles. A bot is `choose(game, seat) -> action` for a player seat
+after the die roll (the chance seat is the game's: game.chance_action()).
+
+    RandomBot(seed)   a uniformly random legal action
+    GreedyBot(seed)   the action that scores most now (a win first, the -10 penalty counted);
+                      ties broken at random
+    StrongBot(seed, budget_s=0.8, depth=2)
+                      expectimax through the die: for each of its moves, the expected best
+                      reply of the next player over the four faces of the d4, and for each
+                      reply the expected best gain it leaves for the bot's next turn. The
+                      search deepens one level at a time and keeps the deepest level that
+                      finished within the per-move budget (seconds of wall time).
+
+The search works on rules.Pos copies (the same rules code the engine runs), never on the
+game itself.
+"""
+from __future__ import annotations
+
+import random
+import time
+
+from ringside.games import CHANCE, IllegalAction
+
+from . import rules
+
+WIN = 1000.0          # value of a won game, in points
+REMOVE_VALUE = 0.5    # a remove kept in hand is a defence for later (points, strong bot's eval)
+
+
+def _action(game, move) -> dict:
+    kind, s, p = move
+    a = {"type": kind, "square": game.geo.squares[s]}
+    if kind == "add":
+        a["pattern"] = p
+    return a
+
+
+def _check_turn(game, seat):
+    if game.over or game.to_act() != [seat] or seat == CHANCE:
+        raise IllegalAction("it is not %s's move" % game.seat_name(seat))
+
+
+class RandomBot:
+    """A uniformly random legal action (for fuzzing and as the weakest opponent)."""
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game, seat) -> dict:
+        _check_turn(game, seat)
+        return self.rng.choice(game.legal_actions(seat))
+
+
+def move_gain(geo, pos, mover, move, die):
+    """Make `move` on a copy of pos. Returns (new pos, points gained now, ended)
+    where a win counts WIN and a dead game counts +-WIN (0 for a shared win)."""
+    p2 = pos.copy()
+    kind, s, pat = move
+    circle, covered, penalty = rules.play(geo, p2, mover, kind, s, pat, die)
+    gain = (circle[2] if circle else 0) - (rules.EMPTY_BOARD_PENALTY if penalty else 0)
+    if p2.scores[mover] >= rules.WIN_POINTS:
+        return p2, WIN, True
+    if kind != "turn" and rules.dead(geo, p2):
+        return p2, gain + _final(p2, mover), True
+    return p2, gain, False
+
+
+def _final(pos, me) -> float:
+    mine = pos.scores[me]
+    best_other = max(v for i, v in enumerate(pos.scores) if i != me)
+    return WIN if mine > best_other else (-WIN if mine < best_other else 0.0)
+
+
+class GreedyBot:
+    """The action that gains most points now (a win above all); random among equals."""
+    name = "greedy"
+
+    def __init__(self, seed: int = 0):
+        self.rng = random.Random(seed)
+
+    def choose(self, game, seat) -> dict:
+        _check_turn(game, seat)
+        geo, pos, die = game.geo, game.pos(), game.state["die"]
+        best, best_moves = None, []
+        for m in rules.legal_moves(geo, pos, seat, die):
+            _, g, _ = move_gain(geo, pos, seat, m, die)
+            if best is None or g > best:
+                best, best_moves = g, [m]
+            elif g == best:
+                best_moves.append(m)
+        return _action(game, self.rng.choice(best_moves))
+
+
+def best_gains(geo, pos, mover) -> list:
+    """The most `mover` can score with one move, for each die face 1-4 (index 0-3): a circle
+    completed by an add or a turn, less the penalty if it empties the board, WIN if it
+    reaches 25. Found from the corners where two pieces of one pattern already face."""
+    board = pos.board
+    hand = pos.hands[mover]
+    score = pos.scores[mover]
+    on_board = -1
+    out = [0.0, 0.0, 0.0, 0.0]
+    for k, four in enumerate(geo.corners):
+        # which pieces face this corner, by pattern
+        facing = None
+        for q, f in four:
+            pc = board[q]
+            if pc is not None and pc[2] == f:
+                if facing is None:
+                    facing = {}
+                facing.setdefault(pc[1], []).append(q)
+        if facing is None:
+            continue
+        for pat, qs in facing.items():
+            if len(qs) != 2:
+                continue
+            base_yellow = geo.yellow[qs[0]] or geo.yellow[qs[1]]
+            for q, f in four:
+                if q in qs:
+                    continue
+                pc = board[q]
+                if pc is None:
+                    if not hand[pat - 1]:
+                        continue
+                    d = f if f else 4                  # add_facing(d) == f
+                    after = 1                          # pieces added
+                elif pc[1] == pat:
+                    d = (f - pc[2]) % 4                # 1-3: the piece does not face here yet
+                    after = 0
+                else:
+                    continue
+                pts = 3 * pat * (2 if base_yellow or geo.yellow[q] else 1)
+                if on_board < 0:
+                    on_board = sum(1 for x in board if x is not None)
+                if on_board + after == 3:
+                    pts -= rules.EMPTY_BOARD_PENALTY
+                if score + pts >= rules.WIN_POINTS:
+                    pts = WIN
+                if pts > out[d - 1]:
+                    out[d - 1] = pts
+    return out
+
+
+class _OutOfTime(Exception):
+    pass
+
+
+class StrongBot:
+    """Expectimax through the die within a per-move time budget (see the module docstring)."""
+    name = "strong"
+
+    def __init__(self, seed: int = 0, budget_s: float = 0.8, depth: int = 2, sharp: float = 0.5):
+        self.rng = random.Random(seed)
+        self.sharp = float(sharp)
+        self.budget_s = float(budget_s)
+        self.depth = int(depth)
+        self.last = {}     # statistics of the last choice: depth reached, moves, time
+
+    # leaf: the position after `last_mover` moved, `nxt` to roll next
+    def _leaf(self, geo, pos, me, nxt) -> float:
+        """Static value for `me`: the next mover's expected best immediate gain counts for them
+        (against me if they are an opponent), plus kept removes."""
+        g = sum(best_gains(geo, pos, nxt)) / 4.0
+        rem = pos.removes[me] - max(r for i, r in enumerate(pos.removes) if i != me)
+        return (g if nxt == me else -g) + REMOVE_VALUE * rem
+
+    def _reply_value(self, geo, pos, me, opp, deadline) -> float:
+        """Expected value for `me` after the opponent `opp` rolls and moves. The opponent is
+        modelled as taking the most points it can now, and with probability `sharp` also
+        picking, among those, the reply that leaves `me` least (a perfect defender); otherwise
+        any of them (the defence it may miss)."""
+        n = len(pos.scores)
+        nxt = (opp + 1) % n
+        total = 0.0
+        count = 0
+        for die in rules.DIE_FACES:
+            best_g = None
+            vals = []
+            for m in rules.legal_moves(geo, pos, opp, die):
+                count += 1
+                if count & 31 == 0 and time.perf_counter() > deadline:
+                    raise _OutOfTime
+                p2, g, ended = move_gain(geo, pos, opp, m, die)
+                v = g if ended else g + self._leaf(geo, p2, opp, nxt)
+                if best_g is None or g > best_g:
+                    best_g, vals = g, [v]
+                elif g == best_g:
+                    vals.append(v)
+            total += self.sharp * max(vals) + (1.0 - self.sharp) * sum(vals) / len(vals)
+        return -total / 4.0
+
+    def choose(self, game, seat) -> dict:
+        _check_turn(game, seat)
+        t0 = time.perf_counter()
+        deadline = t0 + self.budget_s
+        geo, pos, die = game.geo, game.pos(), game.state["die"]
+        n = len(game.players)
+        opp = (seat + 1) % n
+        moves = rules.legal_moves(geo, pos, seat, die)
+        # depth 1: my gain and the next mover's expected best immediate reply
+        first = []
+        for m in moves:
+            p2, g, ended = move_gain(geo, pos, seat, m, die)
+            if ended and g >= WIN:
+                self.last = {"depth": 0, "out_of_time": False, "moves": len(moves),
+                             "ms": (time.perf_counter() - t0) * 1000}
+                return _action(game, m)
+            v = g if ended else g + self._leaf(geo, p2, seat, opp)
+            first.append((v, m, p2, g, ended))
+        values = {m: v for v, m, _, _, _ in first}
+        reached = 1
+        if self.depth >= 2:
+            first.sort(key=lambda t: -t[0])
+            deeper = {}
+            try:
+                for v, m, p2, g, ended in first:
+                    deeper[m] = g if ended else g + self._reply_value(geo, p2, seat, opp, deadline)
+                values = deeper
+                reached = 2
+            except _OutOfTime:
+                pass
+        top = max(values.values())
+        best = [m for m in moves if values[m] >= top - 1e-9]
+        self.last = {"depth": reached, "out_of_time": reached < self.depth, "moves": len(moves),
+                     "ms": (time.perf_counter() - t0) * 1000}
+        return _action(game, self.rng.choice(best))
+
+
+def play_game(bots, seed: int, players=None, options=None, max_actions: int = 20000):
+    """Play one game of Doubles with a bot per seat (chance from the game's seeded RNG).
+    Returns the game; it is unfinished only if max_actions ran out."""
+    import ringside.games as games
+    names = players or ["P%d" % (i + 1) for i in range(len(bots))]
+    opts = {"computer": list(range(len(bots)))}
+    opts.update(options or {})
+    game = games.new("doubles", names, seed=seed, options=opts)
+    n = 0
+    while not game.over and n < max_actions:
+        seat = game.to_act()[0]
+        if seat == CHANCE:
+            game.apply(seat, game.chance_action())
+        else:
+            game.apply(seat, bots[seat].choose(game, seat))
+        n += 1
+    return game
+
+
+BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
+
+
+def make(name: str, seed: int = 0, **kw):
+    """A bot by name: random, greedy or strong."""
+    if name not in BOTS:
+        raise ValueError("no Doubles bot called %r (there are: %s)" % (name, ", ".join(BOTS)))
+    return BOTS[name](seed, **kw)
