@@ -169,6 +169,20 @@ class RingSide:
             return into, self.step(sid, CW)
         return left, self.step(sid, CCW)
 
+    def nudge_into(self, angle: float, sid: str, inset: float = 0.5) -> float:
+        """The smallest signed change (degrees) that moves angle into space sid, inset
+        degrees past its boundary (0 when it is already inside)."""
+        if self.space_at(angle) == sid:
+            return 0.0
+        lo, w = self._lo[sid], self._width[sid]
+        inset = min(inset, w / 2.0)
+        best = None
+        for target in (lo + inset, lo + w - inset):
+            d = (target - angle + 180.0) % 360.0 - 180.0
+            if best is None or abs(d) < abs(best):
+                best = d
+        return best
+
     # --- moving round the ring ---
     def step(self, sid: str, direction: str, k: int = 1) -> str:
         """The space k spaces from sid in direction."""

@@ -1,0 +1,570 @@
+"""The table: binds a game engine to a board (ARCHITECTURE.md, "Table binding").
+
+It arms each flick with the game's direction and distance rules, turns the board's
+`landed` / `off_ring` frames into the game's ring-result actions, shows the game on the
+LEDs, saves every action as it happens, and undoes or corrects a wrong detection.
+
+A board is reached through a small port interface, so the same table runs on
+
+    SimPort(SimBoard)  the firmware controller on the simulated ring, in-process, virtual time
+    LinkPort(Link)     a real board, or a simulated one on a pty, over ringside.link
+    None               no board: the players type the ring results ("landed 12 ccw", "off")
+
+Port interface (duck-typed):
+
+    port.send(kind, **fields) -> bool     True when the board acknowledged the command,
+                                          False when it refused it or does not know it
+    port.events() -> [(t_ms, kind, fields)]   frames (and link events) since the last call
+    port.wait(ms)                         let ms pass (virtual time on the SimPort)
+    port.simulated                        True when the port can place and flick the marble:
+    port.place(angle_deg), port.flick(speed_mm_s)   (signed speed, + = counter-clockwise)
+    port.connected                        False while a link is down (the game pauses)
+
+Angles are degrees (ccw from east, as ring.json); the board sends centidegrees.
+"""
+from __future__ import annotations
+
+import json
+import math
+import os
+from pathlib import Path
+
+from ringside import games
+from ringside.games import GameError, IllegalAction
+from ringside.games import circles_common as cc
+
+TABLE_SAVE_FORMAT = 1
+COLOURS = ["ffd000", "0050ff", "ff5000", "00c040", "ffffff"]      # yellow, blue, orange, green, white
+COLOUR_NAMES = ["yellow", "blue", "orange", "green", "white"]
+OFF = "000000"
+FLICK_TIMEOUT_MS = 30000
+SETTLE_MS = 1200          # after placing the marble, before flicking it
+
+
+def default_autosave() -> Path:
+    base = os.environ.get("XDG_STATE_HOME") or os.path.join(os.path.expanduser("~"), ".local", "state")
+    return Path(base) / "ringside" / "last-game.json"
+
+
+class TableError(GameError):
+    """The table cannot do what was asked (no board, a bad save, a lost board). Says why."""
+
+
+# ----- ports -----------------------------------------------------------------------------
+
+class SimPort:
+    """The in-process simulated board (ringside.sim.board.SimBoard) as a port."""
+
+    simulated = True
+    connected = True
+
+    def __init__(self, board):
+        self.board = board
+        self._seen = len(board.frames)
+
+    @property
+    def ring(self) -> dict:
+        return self.board.ring_dict
+
+    def send(self, kind: str, **fields) -> bool:
+        b = self.board
+        b.send(kind, **fields)
+        seq = b._host_enc.seq
+        start = len(b.frames)
+        for _ in range(50):
+            b.advance(b.loop_ms)
+            for _, k, f in b.frames[start:]:
+                if k in ("ack", "nack") and f.get("re") == seq:
+                    return k == "ack"
+        return False
+
+    def events(self) -> list:
+        fr = self.board.frames[self._seen:]
+        self._seen = len(self.board.frames)
+        return list(fr)
+
+    def wait(self, ms: int) -> None:
+        self.board.advance(int(ms))
+
+    def place(self, angle_deg: float) -> None:
+        self.board.place(angle_deg)
+
+    def flick(self, speed_mm_s: float) -> None:
+        self.board.flick(speed_mm_s)
+
+    def truth(self):
+        """What the players see when the board gives no usable result: (on the ring, angle
+        in degrees, signed travel since the flick in degrees)."""
+        m = self.board.marble
+        return m.on_ring, m.position_deg, m.travel_deg
+
+
+class LinkPort:
+    """A board over the serial link (ringside.link.Link): a real one, or a simulated one on
+    a pty (which can also flick and place the marble with its sim_* commands)."""
+
+    def __init__(self, link, simulated: bool | None = None, truth=None):
+        """simulated: the board is a simulated one (it takes sim_place / sim_flick).
+        truth: a callable giving the simulated marble's (on ring, angle, travel) for when
+        the board's result is unusable (what the players would see and type)."""
+        self.link = link
+        self._t0 = None
+        self.simulated = bool(simulated)
+        if truth is not None:
+            self.truth = truth
+
+    @property
+    def connected(self) -> bool:
+        return self.link.connected
+
+    def send(self, kind: str, **fields) -> bool:
+        from ringside.link import LinkError
+        try:
+            self.link.command(kind, **fields)
+            return True
+        except LinkError as e:
+            if e.why:          # refused by the board
+                return False
+            raise
+
+    def _ms(self, t):
+        import time
+        if self._t0 is None:
+            self._t0 = time.monotonic()
+        return int((t - self._t0) * 1000)
+
+    def events(self) -> list:
+        out = []
+        while True:
+            ev = self.link.next_event(0)
+            if ev is None:
+                return out
+            out.append((self._ms(ev.t), ev.kind, dict(ev.fields)))
+
+    def wait(self, ms: int) -> None:
+        import time
+        time.sleep(ms / 1000.0)
+
+    def place(self, angle_deg: float) -> None:
+        self.link.command("sim_place", ang=int(round(angle_deg * 100)) % 36000)
+
+    def flick(self, speed_mm_s: float) -> None:
+        self.link.flick(abs(speed_mm_s), "ccw" if speed_mm_s > 0 else "cw")
+
+
+# ----- reading the board -----------------------------------------------------------------
+
+def frame_action(side: cc.RingSide, kind: str, fields: dict) -> dict:
+    """A board frame -> the game's ring-result action. Raises ValueError when malformed."""
+    if kind == "off_ring":
+        a = {"type": "off_ring"}
+        if "trv" in fields:
+            a["travel"] = _centi(fields["trv"], "trv")
+        return a
+    if kind != "landed":
+        raise ValueError("%s is not a ring result" % kind)
+    if "sp" not in fields or "trv" not in fields:
+        raise ValueError("a landed frame needs sp= and trv=")
+    sp = str(fields["sp"])
+    if sp not in side:
+        raise ValueError("the board reports space %r, which the %s side does not have" % (sp, side.name))
+    a = {"type": "landed", "space": sp, "travel": _centi(fields["trv"], "trv")}
+    if "alt" in fields:
+        alt = str(fields["alt"])
+        if alt not in side or not side.adjacent(sp, alt):
+            raise ValueError("the board reports an ambiguous neighbour %r of %s that is not one" % (alt, sp))
+        a["alt"] = alt
+    if "conf" in fields:
+        a["conf"] = fields["conf"]
+    return a
+
+
+def _centi(v, name):
+    if isinstance(v, bool) or not isinstance(v, int):
+        raise ValueError("%s=%r is not a whole number of centidegrees" % (name, v))
+    return round(v / 100.0, 2)
+
+
+def typed_action(game, text: str) -> dict:
+    """A ring result the players typed: "off", or "landed SPACE [cw|ccw] [short|lap|laps=N]"
+    (the word "landed" may be left out). The travel is measured centre to centre; raises
+    ValueError with the reason."""
+    req = game.flick_request()
+    if req is None:
+        raise ValueError("no flick is due now")
+    words = text.replace(",", " ").split()
+    if not words:
+        raise ValueError("type a result, e.g. 'landed 12 ccw' or 'off'")
+    if words[0] in ("off", "off_ring", "offring"):
+        return {"type": "off_ring"}
+    if words[0] == "landed":
+        words = words[1:]
+    if not words:
+        raise ValueError("say where it stopped: landed SPACE")
+    side = game.side
+    space = _find_space(side, words[0])
+    direction = None
+    laps = None
+    for w in words[1:]:
+        if w in cc.DIRECTIONS:
+            direction = w
+        elif w in ("anticlockwise", "counterclockwise"):
+            direction = cc.CCW
+        elif w == "clockwise":
+            direction = cc.CW
+        elif w == "short":
+            laps = 0
+        elif w == "lap":
+            laps = 1
+        elif w.startswith("laps="):
+            laps = int(w[5:])
+            if not 0 <= laps <= 3:
+                raise ValueError("laps must be 0 to 3")
+        else:
+            raise ValueError("did not understand %r (say cw, ccw, short, lap or laps=N)" % w)
+    dirs = req["directions"]
+    if direction is None:
+        if len(dirs) != 1:
+            raise ValueError("which way did it go? add cw or ccw")
+        direction = dirs[0]
+    origin = req["from"]
+    if laps is None:
+        target = req.get("target_travel")
+        if target is not None:   # the flick should go once round: the reading nearest that
+            laps = min((0, 1, 2), key=lambda k: abs(abs(side.travel_to(origin, space, direction, k)) - 360.0))
+        else:                    # the shortest way there that is valid, else the shortest
+            laps = 0
+            for k in (0, 1):
+                t = side.travel_to(origin, space, direction, k)
+                if t and cc.steps_for(side, origin, space, t)[1] >= req["min_steps"]:
+                    laps = k
+                    break
+    t = side.travel_to(origin, space, direction, laps)
+    if t == 0:
+        t = 5.0 if direction == cc.CCW else -5.0
+    return {"type": "landed", "space": space, "travel": t}
+
+
+def _find_space(side, word):
+    if word in side:
+        return word
+    lw = word.lower()
+    hits = [s for s in side.ids if s.lower() == lw or side.labels[s].lower() == lw]
+    if len(hits) == 1:
+        return hits[0]
+    starts = [s for s in side.ids if s.lower().startswith(lw)]
+    if len(starts) == 1:
+        return starts[0]
+    if hits or starts:
+        raise ValueError("%r could be %s: give the space id" % (word, ", ".join(hits or starts)))
+    raise ValueError("there is no space %r on the %s side" % (word, side.name))
+
+
+# ----- the table -------------------------------------------------------------------------
+
+class Table:
+    """One game at one table. `game` may be replaced (undo, corrections): always use
+    table.game. log(text) receives what happened, in plain words."""
+
+    def __init__(self, game, port=None, *, save_path=None, seats: dict | None = None, log=None,
+                 meta: dict | None = None):
+        self.game = game
+        self.port = port
+        self.save_path = Path(save_path) if save_path else None
+        self.seats = dict(seats or {})       # seat -> "human" | bot level (saved with the game)
+        self.meta = dict(meta or {})
+        self.log = log or (lambda text: None)
+        self.leds_on = port is not None      # until the board refuses a scene command
+        self._painted: dict = {}
+        self._player = None
+        self.ignored = 0                     # malformed ring frames skipped
+        self.fallbacks = 0                   # flicks the board gave no usable result for
+        self._board_at = None                # the space the board last saw the marble rest on
+        if game.side.name and port is not None:
+            if not port.send("side", name=game.side.name):
+                raise TableError("the board does not have a %s side (is its ring.json the host's?)"
+                                 % game.side.name)
+            self.port.events()               # drop what came before the game
+
+    # --- saving ---
+    def to_json(self) -> str:
+        return json.dumps({"ringside_table": TABLE_SAVE_FORMAT, "game": json.loads(self.game.to_json()),
+                           "seats": {str(k): v for k, v in self.seats.items()}, "meta": self.meta})
+
+    def save(self, path=None) -> Path:
+        """Write the table (game, seats) atomically to path (default: the autosave path)."""
+        p = Path(path) if path else self.save_path
+        if p is None:
+            raise TableError("no save file given")
+        p.parent.mkdir(parents=True, exist_ok=True)
+        tmp = p.with_name(p.name + ".tmp")
+        tmp.write_text(self.to_json())
+        os.replace(tmp, p)
+        return p
+
+    # --- acting ---
+    def apply(self, seat, action: dict) -> list[dict]:
+        """Apply an action (IllegalAction propagates, nothing changed); autosave; LEDs."""
+        ev = self.game.apply(seat, action)
+        for e in ev:
+            self.log(e["text"])
+        if self.save_path:
+            self.save()
+        self.show(ev)
+        return ev
+
+    def undo(self, n: int = 1) -> None:
+        self.game = self.game.undo(n)
+        if self.save_path:
+            self.save()
+        self.log("undone: %d action%s" % (n, "" if n == 1 else "s"))
+        self._place_marble()
+        self.show([])
+
+    def correct(self, space: str) -> list[dict]:
+        """"It is on SPACE": the last ring result becomes a clear landing on SPACE; what came
+        after it is undone (the players decide again); the game replays."""
+        g = self.game
+        idx = None
+        for i in range(len(g.log) - 1, -1, -1):
+            if cc.is_ring_action(g.log[i][1]):
+                idx = i
+                break
+        if idx is None:
+            raise TableError("no flick has been recorded yet")
+        seat, old = g.log[idx]
+        space = _find_space(g.side, space)
+        before = g.replay(idx)
+        origin = before.flick_request()["from"]
+        t = old.get("travel")
+        try:
+            if old["type"] == "off_ring" or t is None:
+                raise IllegalAction("no travel to keep")
+            # keep the measured travel, moved just far enough to end on the named space
+            t = round(t + before.side.nudge_into(before.side.centre(origin) + t, space), 2)
+            cc.steps_for(before.side, origin, space, t)
+        except IllegalAction:
+            dirs = before.flick_request()["directions"]
+            d = (cc.CCW if t > 0 else cc.CW) if t else dirs[0]
+            t = typed_action(before, "%s %s" % (space, d))["travel"]
+        new = {"type": "landed", "space": space, "travel": t}
+        dropped = len(g.log) - idx - 1
+        ev = before.apply(seat, new)
+        self.game = before
+        self.log("corrected: the marble is on %s%s" % (space, "; %d later action%s undone" % (
+            dropped, "" if dropped == 1 else "s") if dropped else ""))
+        for e in ev:
+            self.log(e["text"])
+        if self.save_path:
+            self.save()
+        self._place_marble()
+        self.show(ev)
+        return ev
+
+    # --- the board ---
+    def arm(self) -> None:
+        """Tell the board the flick that is due: direction and minimum travel (degrees)."""
+        req = self.game.flick_request()
+        if req is None or self.port is None:
+            return
+        dirs = req["directions"]
+        d = dirs[0] if len(dirs) == 1 else "any"
+        mean = 360.0 / self.game.side.n
+        mn = max(0.0, (req["min_steps"] - 0.5) * mean)
+        if not self.port.send("arm", dir=d, min=int(round(mn * 100))):
+            self.log("(the board does not take arm commands: the host checks the flick itself)")
+
+    def _place_marble(self):
+        """On a simulated board, put the marble where the game says it is (as a player
+        would: only when it is not already resting there)."""
+        if self.port is None or not self.port.simulated:
+            return
+        req = self.game.flick_request()
+        sid = req["from"] if req else self.game.state.get("marble")
+        if sid not in self.game.side:
+            return
+        self._note(self.port.events())
+        if self._board_at == sid:
+            return
+        self.port.place(self.game.side.centre(sid))
+        self.port.wait(SETTLE_MS)
+        self._note(self.port.events())
+        self._board_at = sid
+
+    def _note(self, frames):
+        for _, kind, f in frames:
+            if kind in ("landed", "placed") and "sp" in f:
+                self._board_at = str(f["sp"])
+            elif kind in ("off_ring", "lost", "moving"):
+                self._board_at = None
+
+    def flick_sim(self, target_travel: float, skill: float, rng) -> dict | None:
+        """Flick the simulated marble aimed at target_travel (signed degrees) with the skill
+        spread; returns the board's ring result as an action (None if it gave none)."""
+        from ringside.sim.physics import Flicker
+        if self.port is None or not self.port.simulated:
+            raise TableError("only a simulated board can flick the marble itself")
+        self._place_marble()
+        self.arm()
+        speed = Flicker(self.game.ring).flick_speed(rng, target_travel, skill)
+        if speed == 0:
+            speed = math.copysign(1.0, target_travel or 1.0)
+        origin = self.game.flick_request()["from"]
+        self._board_at = None
+        self.port.flick(speed)
+        a = self.wait_result(FLICK_TIMEOUT_MS)
+        if a is not None:
+            try:
+                cc.read_flick(self.game.side, origin, a)
+                return a
+            except IllegalAction as e:
+                self.ignored += 1
+                self.log("the board's result does not fit this flick (%s): ignored" % e)
+        return self._truth(origin)
+
+    def _truth(self, origin):
+        """No usable result from the simulated board: what the players saw instead (None
+        when the port cannot tell: the players must type it)."""
+        if not hasattr(self.port, "truth"):
+            self.log("(the board gave no usable result: type where the marble stopped)")
+            return None
+        self.fallbacks += 1
+        self.port.wait(FLICK_TIMEOUT_MS // 3)        # let it come to rest first
+        self._note(self.port.events())
+        on, angle, travel = self.port.truth()
+        if not on:
+            a = {"type": "off_ring", "travel": round(travel, 2)}
+        else:
+            a = {"type": "landed", "space": self.game.side.space_at(angle), "travel": round(travel, 2)}
+            self._board_at = a["space"]
+        self.log("(the board gave no usable result: the players saw %s)" % (
+            "it leave the ring" if not on else "it stop on %s" % a["space"]))
+        return a
+
+    def wait_result(self, timeout_ms: int, step_ms: int = 20, interrupt=None) -> dict | None:
+        """Wait for the board's landed / off_ring frame; malformed frames are logged and
+        skipped. interrupt() -> truthy stops early (typed input at a real table)."""
+        waited = 0
+        paused = False
+        while waited < timeout_ms:
+            for t, kind, fields in self.port.events():
+                if kind == "link_lost":
+                    paused = True
+                    self.log("the board is disconnected (%s): the game is paused until it returns"
+                             % fields.get("why", "?"))
+                elif kind == "link_restored":
+                    paused = False
+                    self.log("the board is back: the game goes on")
+                    self.show([])
+                elif kind in ("landed", "off_ring"):
+                    self._note([(t, kind, fields)])
+                    try:
+                        return frame_action(self.game.side, kind, fields)
+                    except ValueError as e:
+                        self.ignored += 1
+                        self.log("ignored a malformed %s frame: %s" % (kind, e))
+            if interrupt is not None:
+                r = interrupt()
+                if r:
+                    return r
+            self.port.wait(step_ms)
+            if not paused:
+                waited += step_ms
+        return None
+
+    # --- LEDs: the one place that builds scenes ---
+    def show(self, events) -> None:
+        """Show the game on the LEDs: the active player's colour, the cubes owned on each
+        Darts space, the space just hit or resolved (a pulse). Sent only while the board
+        acknowledges scene commands; the first refusal turns LEDs off for the game."""
+        if not self.leds_on or self.port is None:
+            return
+        try:
+            self._show(events)
+        except _Refused as e:
+            self.leds_on = False
+            self.log("(the board refused the LED scene (%s): LEDs stay as they are)" % e)
+
+    def _send(self, kind, **fields):
+        if not self.port.send(kind, **fields):
+            raise _Refused(kind)
+
+    def _show(self, events):
+        g = self.game
+        v = g.view()
+        act = g.to_act()
+        seat = act[0] if act and isinstance(act[0], int) else None
+        if seat is not None and seat != self._player:
+            self._send("player", c=COLOURS[seat % len(COLOURS)], w=3)
+            self._player = seat
+        want = {}
+        if g.name == "darts":
+            for sid, cubes in v["board"].items():
+                owners = [p for p, c in enumerate(cubes) if c]
+                if owners:
+                    want[sid] = COLOURS[owners[0] % len(COLOURS)]
+        elif g.name == "wildwest":
+            m = v["marble"]
+            if v["phase"] in ("tickets",):
+                want[m] = "ffffff"                       # where the tickets have taken it
+        for sid in set(self._painted) | set(want):
+            c = want.get(sid, OFF)
+            if self._painted.get(sid, OFF) != c:
+                self._send("paint", c=c, sp=sid)
+                if c == OFF:
+                    self._painted.pop(sid, None)
+                else:
+                    self._painted[sid] = c
+        pulse = None
+        for e in events:
+            if e.get("space") in g.side:
+                pulse = e["space"]                             # the space just hit
+            elif e["type"] in _RESOLVED and v.get("marble") in g.side:
+                pulse = v["marble"]                            # the Wild West space resolved
+        if pulse is not None:
+            self._send("pulse", sp=pulse, c="ffffff")
+
+
+_RESOLVED = ("gold", "mine", "bank", "shop", "dig", "saloon", "bandit", "money_bag", "ranch", "donate", "charity")
+
+
+class _Refused(Exception):
+    pass
+
+
+# ----- loading a table save ---------------------------------------------------------------
+
+def load_table(text: str) -> tuple:
+    """(game, seats, meta) from a table save or a plain game save. GameError if corrupt."""
+    try:
+        d = json.loads(text)
+    except (TypeError, ValueError) as e:
+        raise GameError("the save is not valid JSON: %s" % e) from None
+    if isinstance(d, dict) and d.get("ringside_table") is not None:
+        if d.get("ringside_table") != TABLE_SAVE_FORMAT or not isinstance(d.get("game"), dict):
+            raise GameError("the save is not a Ringside table save this version can read")
+        game = games.load(json.dumps(d["game"]))
+        seats = d.get("seats") or {}
+        if not isinstance(seats, dict):
+            raise GameError("the save's seats are damaged")
+        try:
+            seats = {int(k): str(v) for k, v in seats.items()}
+        except ValueError:
+            raise GameError("the save's seats are damaged") from None
+        return game, seats, d.get("meta") or {}
+    return games.load(text), {}, {}
+
+
+def read_save(path) -> tuple:
+    try:
+        text = Path(path).read_text()
+    except OSError as e:
+        raise GameError("cannot read the save %s: %s" % (path, e.strerror or e)) from None
+    try:
+        return load_table(text)
+    except GameError as e:
+        raise GameError("%s: %s" % (path, e)) from None
+
+
+__all__ = ["Table", "SimPort", "LinkPort", "TableError", "frame_action", "typed_action", "load_table",
+           "read_save", "default_autosave", "COLOURS", "COLOUR_NAMES", "IllegalAction"]
