@@ -136,11 +136,13 @@ class Tracker:
         self.tp_period = 0
         self.dir = 0
         self.ext = 0
+        self.rev_n = 0
         self.sm = 0
         self.seen = 0
         self.ext_t = now
         self.in_blind_since = -1
         self.still_since = -1
+        self.first_still = -1
 
     def begin(self, now):
         """Start of operation: every sensor gets _SILENT_MS from now to speak."""
@@ -338,6 +340,8 @@ class Tracker:
 
     def _start_moving(self, now, d):
         self.still_since = -1
+        self.first_still = -1
+        self.rev_n = 0
         for j in range(self.n):
             self.nonsense[j] = 0
         self.state = _MOVING
@@ -375,7 +379,7 @@ class Tracker:
         # the gate widens with speed and with the time since the track was last confirmed
         # (up to 600 deg/s, a marble at the edge of leaving the ring, so a track that
         # lost a reading or two catches the marble again)
-        gate = 400 + v // 12 + tdiff(now, self.t_seen) * 60
+        gate = 400 + v // 12 + tdiff(now, self.t_seen) * (v + 6000) // 1000
         if r > gate or r < -gate:
             self.nonsense[i] += 1
             if self.nonsense[i] > 40:
@@ -422,7 +426,11 @@ class Tracker:
             return
         # a real turning point: the track stays behind its furthest point for a while
         # (a moving marble's lagging reading only dents it for a moment)
-        if (self.ext - p) * d < _REV_T or tdiff(now, self.ext_t) < 400:
+        if (self.ext - p) * d < _REV_T:
+            self.rev_n = 0
+            return
+        self.rev_n += 1   # and it stays behind: several readings, not one stray dent
+        if self.rev_n < 4 or tdiff(now, self.ext_t) < 400:
             return
         amp = (self.ext - self.tp_last) * d
         if amp > _SWING_MIN:
@@ -437,6 +445,7 @@ class Tracker:
         self.dir = -d
         self.ext = p
         self.ext_t = now
+        self.rev_n = 0
 
     def _recent_speed(self, now, x):
         """Speed (cd/s) from the readings of the last 100 ms or so (the filter lags at a start)."""
@@ -536,6 +545,8 @@ class Tracker:
         if ss < 0:
             ss = now
         self.still_since = ss
+        if self.first_still < 0:
+            self.first_still = now
         span = (2 * w) // 3
         k = (self.wi - 1) & _WMASK
         s = 0
@@ -568,7 +579,7 @@ class Tracker:
         x = m + mean
         # Near a boundary, a little more waiting buys readings that may settle which
         # side it is on; far from one, waiting buys nothing.
-        if tdiff(now, ss) < _EXTEND_MS and self.flicked:
+        if tdiff(now, self.first_still) < _EXTEND_MS and self.flicked:
             side = self.side
             a = wrap(x)
             sp = side.space_at(a)
@@ -583,6 +594,7 @@ class Tracker:
         """The marble rests at x (cd, unwrapped) with standard error se (cd)."""
         self.state = _REST
         self.still_since = -1
+        self.first_still = -1
         self.rest = wrap(x)   # unwrapped angles only live for one flick
         self.pos = self.rest
         self.vel = 0
