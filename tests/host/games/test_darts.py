@@ -520,3 +520,162 @@ def test_random_bot_only_plays_legal_actions():
         g.apply(s, a)
     with pytest.raises(ValueError, match="no Darts bot"):
         bots.make("grandmaster")
+
+
+# ----- at the table: the simulated ring, the LEDs, typed results -----
+
+from ringside.sim.board import SimBoard  # noqa: E402
+from ringside.table import SimPort, Table, typed_action  # noqa: E402
+
+
+def _ring_order():
+    """Clockwise space order, centres and numbers read straight from hardware/ring.json."""
+    ring = json.loads(cc.RING_PATH.read_text())
+    sp = ring["sides"]["darts"]["spaces"]
+    cw = sorted(sp, key=lambda s: -((s["from_deg"] + ((s["to_deg"] - s["from_deg"]) % 360) / 2) % 360))
+    centre = {s["id"]: (s["from_deg"] + ((s["to_deg"] - s["from_deg"]) % 360) / 2) % 360 for s in sp}
+    return [s["id"] for s in cw], centre
+
+
+def recount_darts(log, n):
+    """Darts scored again from the game's log alone, with its own implementation of the
+    rules: returns (winner seats, totals)."""
+    order, centre = _ring_order()
+    N = len(order)
+    pos = {s: i for i, s in enumerate(order)}
+    totals = [0] * n
+    it = iter(log)
+
+    def moved(origin, a):
+        """spaces moved, counting laps (None = invalid: off or no travel)."""
+        t = a["travel"]
+        cw = t < 0
+        k = (pos[a["space"]] - pos[origin]) % N if cw else (pos[origin] - pos[a["space"]]) % N
+        arc = ((centre[origin] - centre[a["space"]]) if cw else (centre[a["space"]] - centre[origin])) % 360
+        if k == 0:
+            arc = 0
+        return k + N * max(0, round((abs(t) - arc) / 360))
+
+    queue, keys = list(range(n)), {}
+    while True:                                            # the flick-off
+        seat, a = next(it)
+        keys[seat] = abs(abs(a["travel"]) - 360) if a["type"] == "landed" else 1e9
+        queue.remove(seat)
+        if not queue:
+            best = min(round(v) for v in keys.values())
+            tied = [s for s, v in keys.items() if round(v) == best]
+            if len(tied) == 1:
+                starter = tied[0]
+                break
+            queue, keys = tied, {}
+    while True:                                            # rounds
+        board = {s: [0] * n for s in order}
+        marble = "7"
+        for turn in range(4 * n):
+            seat, a = next(it)
+            assert seat == (starter + turn) % n
+            if a["type"] == "landed" and a.get("alt"):
+                a = {"type": "landed", "space": min(a["space"], a["alt"], key=int), "travel": a["travel"]}
+            if a["type"] != "landed":
+                marble = "7"
+                continue
+            steps = moved(marble, a)
+            marble = a["space"]
+            if steps < N // 2:
+                continue
+            for o in range(n):
+                if o != seat:
+                    board[a["space"]][o] = 0
+            board[a["space"]][seat] += 1
+            if board[a["space"]][seat] == 3:
+                return [seat], totals
+            if a["space"] == "7" and sum(sum(c) for c in board.values()) > 1:   # another cube to move
+                s2, b = next(it)
+                if b["type"] == "lucky_pick":
+                    s3, c = next(it)
+                    board[b["space"]][b["colour"]] -= 1
+                    for o in range(n):
+                        if o != b["colour"]:
+                            board[c["space"]][o] = 0
+                    board[c["space"]][b["colour"]] += 1
+                    if board[c["space"]][b["colour"]] == 3:
+                        return [b["colour"]], totals
+        for p in range(n):
+            mine = [s for s in order if board[s][p]]
+            pts = sum(int(s) * board[s][p] for s in mine)
+            ring_has = [board[order[i]][p] > 0 for i in range(N)]
+            for i in range(N):               # runs begin where the previous space is empty
+                if ring_has[i] and not ring_has[i - 1]:
+                    L = 0
+                    while ring_has[(i + L) % N] and L < N:
+                        L += 1
+                    if L >= 3:
+                        size = 4 if L >= 4 else 3
+                        run = [order[(i + k) % N] for k in range(size)]
+                        pts += (80 if size == 4 else 60) - sum(int(s) for s in run)
+            totals[p] += pts
+        over = [p for p in range(n) if totals[p] >= 100]
+        if over:
+            top = max(totals[p] for p in over)
+            return [p for p in over if totals[p] == top], totals
+        seat, a = next(it)
+        assert a["type"] == "starter"
+        starter = a["seat"]
+
+
+@pytest.fixture(scope="module")
+def calibrated_darts_board():
+    from ringside.app.cmd_play import calibrate_sim
+    b = SimBoard(seed=21)
+    calibrate_sim(b, "darts", log=lambda *a: None)
+    return b
+
+
+def test_a_whole_game_by_bots_on_the_simulated_ring_recounted_from_the_landings(calibrated_darts_board):
+    g = games.new("darts", ["good", "weak", "random"], seed=21)
+    table = Table(g, SimPort(calibrated_darts_board))
+    who = [bots.make("good"), bots.make("weak"), bots.make("weak")]
+    rng = random.Random(21)
+    flicks = 0
+    while not table.game.over:
+        g = table.game
+        s = g.to_act()[0]
+        if who[s].wants_flick(g, s):
+            table.apply(s, table.flick_sim(who[s].aim(g, s, rng), who[s].skill, rng))
+            flicks += 1
+        else:
+            table.apply(s, who[s].choose(g, s, rng))
+    g = table.game
+    assert flicks > 8 and table.fallbacks <= flicks // 10 and table.leds_on
+    winners, totals = recount_darts(g.log, 3)
+    assert g.result["seats"] == winners
+    assert [g.result["scores"][p] for p in g.players] == totals
+
+
+def test_the_leds_show_the_player_and_the_cubes_owned():
+    b = SimBoard(seed=2)
+    g = started(2)
+    table = Table(g, SimPort(b))
+    table.apply(0, {"type": "landed", "space": "12", "travel": valid_travel(g, "12")})
+    b.advance(3000)                                         # after the white pulse of the hit
+    fr = b.pixels.frame
+    led = b.fw_ring.led_at(int(g.side.centre("12") * 100))
+    px = fr[3 * led:3 * led + 3]
+    assert px[2] == 0 and px[0] > 0 and px[1] > 0           # Ann's yellow on the 12
+    assert table._player == 1                               # Bob's colour shows: his turn
+
+
+def test_typed_results_at_a_real_table():
+    g = started(2)
+    assert typed_action(g, "landed 12 ccw") == {"type": "landed", "space": "12",
+                                                "travel": g.side.travel_to("7", "12", cc.CCW)}
+    with pytest.raises(ValueError, match="cw or ccw"):
+        typed_action(g, "landed 12")
+    assert typed_action(g, "off") == {"type": "off_ring"}
+    a = typed_action(g, "16 ccw")                          # a lap round: the shortest valid reading
+    assert g.apply(0, a)[0]["type"] == "placed"
+    with pytest.raises(ValueError, match="no space"):
+        typed_action(g, "landed 33 cw")
+    f = new(2)
+    a = typed_action(f, "landed 16 ccw")                   # the flick-off: nearest one full lap
+    assert abs(abs(a["travel"]) - 360) < 20
