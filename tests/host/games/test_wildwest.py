@@ -749,3 +749,60 @@ def test_good_bot_rides_tickets_to_a_better_space():
     g.state["bank"][0] = {"silver": 0, "gold": 2, "ruby": 0}
     g.state["reserve"]["gold"] -= 2
     assert bots.good().choose(g, 0, random.Random(0)) == {"type": "ticket"}
+
+
+# ----- at the table -----
+
+from ringside.sim.board import SimBoard  # noqa: E402
+from ringside.table import SimPort, Table, typed_action  # noqa: E402
+
+
+def test_a_whole_game_by_bots_on_the_simulated_ring():
+    from ringside.app.cmd_play import calibrate_sim
+    b = SimBoard(seed=31)
+    calibrate_sim(b, "wildwest", log=lambda *a: None)
+    g = games.new("wildwest", ["good", "weak", "weak2"], seed=31)
+    table = Table(g, SimPort(b))
+    who = [bots.make("good"), bots.make("weak"), bots.make("weak")]
+    rng = random.Random(31)
+    flicks = 0
+    tickets_lit = False
+    while not table.game.over:
+        g = table.game
+        s = g.to_act()[0]
+        if s == CHANCE:
+            table.apply(s, g.chance_action())
+        elif who[s].wants_flick(g, s):
+            table.apply(s, table.flick_sim(who[s].aim(g, s, rng), who[s].skill, rng))
+            flicks += 1
+        else:
+            a = who[s].choose(g, s, rng)
+            table.apply(s, a)
+            if a["type"] == "ticket" and table.game.state["phase"] == "tickets":
+                tickets_lit = tickets_lit or table._painted.get(table.game.state["marble"]) == "ffffff"
+        assert table.game.totals() == new(3).totals()
+    g = table.game
+    assert g.result["reason"].endswith("bought the ranch") and g.log[-1][1] == {"type": "buy_ranch"}
+    assert g.result["winners"] == [g.players[g.log[-1][0]]]
+    assert flicks > 5 and table.fallbacks <= flicks // 10 and table.leds_on
+
+
+def test_typed_results_go_clockwise_by_default():
+    g = new(2)
+    a = typed_action(g, "landed bank")
+    assert a == {"type": "landed", "space": "bank-1", "travel": g.side.travel_to("ranch-1", "bank-1", cc.CW)}
+    with pytest.raises(ValueError, match="could be"):
+        typed_action(g, "landed gold")
+    assert typed_action(g, "landed gold-2")["space"] == "gold-2"
+
+
+def test_the_leds_show_the_space_the_tickets_reached():
+    b = SimBoard(seed=3)
+    g = new(2)
+    table = Table(g, SimPort(b))
+    table.apply(0, {"type": "landed", "space": "money-bag-1", "travel": cw_travel(g, "ranch-1", "money-bag-1")})
+    table.apply(0, {"type": "ticket"})
+    assert table.game.state["marble"] == "bank-1" and table._painted == {"bank-1": "ffffff"}
+    b.advance(3000)
+    led = b.fw_ring.led_at(int(g.side.centre("bank-1") * 100))
+    assert min(b.pixels.frame[3 * led:3 * led + 3]) > 0      # white
