@@ -193,3 +193,152 @@ def test_the_same_seed_gives_the_same_game():
         a = games.play_random(games.new(name, ["a", "b", "c"], seed=11), random.Random(3))
         b = games.play_random(games.new(name, ["a", "b", "c"], seed=11), random.Random(3))
         assert a.log == b.log and a.result == b.result
+
+
+# ----- the table binding, for any Circles game (ringside.table, ringside play) -----
+
+from ringside.app import cli  # noqa: E402
+from ringside.table import Table, frame_action, load_table, read_save  # noqa: E402
+
+
+class FakePort:
+    """A scripted board: frames come out in order, one batch per wait()."""
+    simulated = False
+    connected = True
+
+    def __init__(self, batches, refuse=()):
+        self.batches = list(batches)
+        self.sent = []
+        self.refuse = set(refuse)
+        self.waited = 0
+
+    def send(self, kind, **fields):
+        self.sent.append((kind, fields))
+        return kind not in self.refuse
+
+    def events(self):
+        return self.batches.pop(0) if self.batches else []
+
+    def wait(self, ms):
+        self.waited += ms
+
+
+def test_board_frames_become_ring_actions():
+    side = cc.load_side("darts")
+    assert frame_action(side, "landed", {"sp": 12, "alt": 5, "ang": 34200, "trv": -21450, "conf": 80}) == \
+        {"type": "landed", "space": "12", "travel": -214.5, "alt": "5", "conf": 80}
+    assert frame_action(side, "off_ring", {"ang": 100, "trv": 51200}) == {"type": "off_ring", "travel": 512.0}
+    for bad in ({"sp": 99, "trv": 100}, {"sp": 12}, {"sp": 12, "trv": "x"}, {"sp": 12, "alt": 20, "trv": 5}):
+        with pytest.raises(ValueError):
+            frame_action(side, "landed", bad)
+
+
+def test_a_malformed_event_is_logged_and_ignored_and_a_lost_board_pauses():
+    g = games.new("darts", ["a", "b"], seed=1)
+    said = []
+    port = FakePort([[], [(1, "landed", {"sp": "nowhere", "trv": 3})],
+                     [(2, "link_lost", {"why": "cable"})], [], [], [],
+                     [(3, "link_restored", {})],
+                     [(4, "landed", {"sp": 7, "trv": 36100, "conf": 100})]])
+    t = Table(g, port, log=said.append)
+    a = t.wait_result(60)          # 60 ms of waiting allowed: the pause does not count
+    assert a == {"type": "landed", "space": "7", "travel": 361.0, "conf": 100}
+    assert t.ignored == 1 and any("malformed" in s for s in said)
+    assert any("paused" in s for s in said) and any("back" in s for s in said)
+    assert port.waited > 60
+    t.apply(0, a)
+    assert ("side", {"name": "darts"}) in port.sent
+
+
+def test_a_board_that_refuses_leds_is_left_alone_and_the_game_goes_on():
+    g = games.new("darts", ["a", "b"], seed=1)
+    said = []
+    port = FakePort([], refuse={"player", "paint", "pulse"})
+    t = Table(g, port, log=said.append)
+    t.apply(0, {"type": "landed", "space": "7", "travel": 360.0})
+    assert not t.leds_on and any("refused the LED scene" in s for s in said)
+    n = len(port.sent)
+    t.apply(1, {"type": "off_ring"})
+    assert len(port.sent) == n and t.game.state["phase"] == "flick"
+
+
+def test_it_is_on_corrects_the_last_flick_and_replays(tmp_path):
+    g = games.new("wildwest", ["a", "b"], seed=1)
+    t = Table(g, None, save_path=tmp_path / "s.json")
+    t.apply(0, {"type": "landed", "space": "dig-1", "travel": -36.0})     # the board said dig-1
+    t.apply(0, {"type": "resolve"})
+    assert t.game.to_act() == [1]
+    t.correct("gold-1")                     # it was on gold-1: too short; the resolve is undone
+    assert t.game.state["marble"] == "gold-1" and t.game.to_act() == [1] and len(t.game.log) == 1
+    assert t.game.log[0][1]["space"] == "gold-1"
+    assert read_save(tmp_path / "s.json")[0].log == t.game.log
+
+
+def test_saves_round_trip_and_corrupt_saves_say_why(tmp_path):
+    g = games.new("darts", ["a", "b"], seed=4)
+    games.play_random(g, random.Random(4), max_actions=30)
+    t = Table(g, None, seats={0: "human", 1: "good"}, meta={"board": "typed"})
+    p = t.save(tmp_path / "t.json")
+    g2, seats, meta = read_save(p)
+    assert g2.state == g.state and seats == {0: "human", 1: "good"} and meta == {"board": "typed"}
+    assert load_table(g.to_json())[0].state == g.state          # a plain game save works too
+    (tmp_path / "bad.json").write_text(p.read_text()[:-20])
+    with pytest.raises(games.GameError, match="not valid JSON"):
+        read_save(tmp_path / "bad.json")
+    with pytest.raises(games.GameError, match="cannot read"):
+        read_save(tmp_path / "missing.json")
+
+
+def _cli(monkeypatch, capsys, argv, lines=()):
+    feed = iter(lines)
+
+    def fake_input(prompt=""):
+        try:
+            return next(feed)
+        except StopIteration:
+            raise EOFError from None
+    monkeypatch.setattr("builtins.input", fake_input)
+    code = cli.main(argv)
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_ringside_play_typed_then_resume(monkeypatch, capsys, tmp_path):
+    save = str(tmp_path / "g.json")
+    code, out, err = _cli(monkeypatch, capsys, ["play", "darts", "--players", "Ann,Bob", "--typed", "--seed", "5",
+                                                "--save", save],
+                          ["landed 7 ccw", "off", "landed 12 ccw", "landed 33", "undo", "landed 12 ccw", "quit"])
+    assert code == 0 and "Ann got closest to the 7 and starts" in out
+    assert "no space '33'" in out and "undone: 1 action" in out and "Ann hit the 12" in out
+    g, seats, meta = read_save(save)
+    assert seats == {0: "human", 1: "human"} and meta["board"] == "typed" and len(g.log) == 3
+    code, out, err = _cli(monkeypatch, capsys, ["resume", save], ["it is on 5", "quit"])
+    assert code == 0 and "corrected: the marble is on 5" in out
+    assert read_save(save)[0].log[-1][1]["space"] == "5"
+
+
+def test_ringside_play_bots_on_the_simulated_ring(monkeypatch, capsys, tmp_path):
+    code, out, err = _cli(monkeypatch, capsys, ["play", "wildwest", "--bots", "Cy:good,Dee:weak", "--sim",
+                                                "--no-calibrate", "--seed", "2", "--save",
+                                                str(tmp_path / "w.json")])
+    assert code == 0 and "Game over:" in out and "bought the ranch" in out
+
+
+def test_ringside_play_bad_input_is_one_line(monkeypatch, capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{not json")
+    for argv, msg in ((["play", "--load", str(bad)], "not valid JSON"),
+                      (["play", "darts", "--players", "Ann", "--bots", "Cy:genius", "--typed"], "no Darts bot"),
+                      (["play", "chess", "--players", "a,b", "--typed"], "no game called"),
+                      (["play", "darts", "--players", "Ann", "--typed", "--hard"], "no harder variant"),
+                      (["play", "darts", "--typed"], "no players")):
+        code, out, err = _cli(monkeypatch, capsys, argv)
+        assert code == 2 and msg in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def test_bench_games_reports_throughput():
+    from ringside.bench import games as bench
+    r = bench.run("wildwest", 3, seed=1)
+    assert r["games"] == 3 and r["errors"] == 0 and r["finished"] == 3
+    assert r["games_per_second"] > 0 and r["avg_actions_per_game"] > 5
+    assert bench.run("darts", 2, seed=1, level="random")["errors"] == 0
