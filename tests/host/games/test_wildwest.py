@@ -597,6 +597,8 @@ def test_two_rubies_buy_the_ranch_and_win():
     assert g.over and g.result["winners"] == ["Ann"] and ev[-1]["type"] == "won"
     assert g.state["purse"][0]["ruby"] == 0 and g.totals()["ruby"] == 12
     assert g.to_act() == []
+    # the scores are money (purse and bank, in silver): tickets are worth nothing at the end
+    assert g.state["tickets"][0] == 2 and g.result["scores"] == {"Ann": 1, "Bob": 2}
 
 
 def test_the_ranch_without_two_rubies_does_nothing():
