@@ -371,7 +371,7 @@ def test_timer_that_ran_out_while_the_board_was_away_is_reported(sim):
 def test_commands_while_reconnecting_fail_clearly(sim):
     srv = sim()
     with Link(srv.port) as link:
-        link.command("sim_reset", ms=1500)
+        link.command("sim_reset", ms=600)
         assert link.wait_for("link_lost", 2) is not None
         with pytest.raises(LinkError, match="not connected \\(reconnecting"):
             link.paint("red", space="7")
@@ -382,7 +382,7 @@ def test_host_gone_and_back_board_keeps_timer_and_scene(sim):
     srv = sim()
     a = Link(srv.port).open()
     a.paint("0000ff", space="20")
-    a.timer_start(1.5, "green")
+    a.timer_start(0.8, "green")
     t_start = time.monotonic()
     a._ser.close()  # the host vanishes without a word
     a.close()
@@ -390,7 +390,7 @@ def test_host_gone_and_back_board_keeps_timer_and_scene(sim):
     with Link(srv.port) as b:  # a new host, knowing nothing
         ev = b.wait_for("timer_expired", 3)
         assert ev is not None
-        assert abs((ev.t - t_start) - 1.5) < 0.15  # on time although no host was there
+        assert abs((ev.t - t_start) - 0.8) < 0.15  # on time although no host was there
         i = _leds_of_space(srv, "darts", "20")[1]
         assert _led(b, i) == (12, 0, 0)  # the expired timer stays on show (red)...
         b.timer_cancel()

@@ -36,6 +36,7 @@ SILENCE_S = 2.5          # heartbeats come every 1 s: 2.5 s without a byte = the
 COMMAND_TIMEOUT_S = 1.0
 HANDSHAKE_TIMEOUT_S = 3.0
 RETRY_S = 0.1            # how often the keeper looks for the board again
+MISSING_WAIT_S = 0.5     # how long open() waits for a named port that does not exist (yet)
 _EVENT_QUEUE = 10000
 
 _DEFAULT = object()
@@ -160,18 +161,23 @@ class Link:
     def close(self) -> None:
         self._closing = True
         self._wake.set()
-        ser = self._ser
-        self._ser = None
+        self._close_port()
+        self._fail_pending("the link was closed")
+        for t in self._threads:
+            if t is not threading.current_thread():
+                t.join(timeout=2.0)
+        self._threads = []
+        self._close_port()  # one the keeper may have opened meanwhile
+
+    def _close_port(self) -> None:
+        with self._wlock:
+            ser = self._ser
+            self._ser = None
         if ser is not None:
             try:
                 ser.close()
             except Exception:
                 pass
-        self._fail_pending("the link was closed")
-        for t in self._threads:
-            if t is not threading.current_thread():
-                t.join(timeout=1.0)
-        self._threads = []
 
     def __enter__(self):
         return self.open()
@@ -430,6 +436,9 @@ class Link:
                     errors.append(str(e))
             if not initial or time.monotonic() >= deadline:
                 break
+            if not cands and self.port_spec and self._discover is None \
+                    and time.monotonic() >= deadline - self.handshake_timeout_s + MISSING_WAIT_S:
+                break  # a path that is not there: do not make the user wait long
             time.sleep(RETRY_S)
         if not initial:
             raise LinkError(errors[-1] if errors else "no board found")
@@ -443,8 +452,13 @@ class Link:
         raise LinkError(errors[-1] if errors else "cannot reach the board")
 
     def _try(self, dev: str) -> None:
+        if self._closing:
+            raise LinkError("the link was closed")
         ser = open_port(dev)
         with self._wlock:
+            if self._closing:
+                ser.close()
+                raise LinkError("the link was closed")
             self._reader = FrameReader()
             self._next_seq = None
             self._expect_hello = 0
@@ -510,7 +524,7 @@ class Link:
             if self._closing:
                 return
             if self._ser is None:
-                if not self.reconnect:
+                if not self.reconnect or self._closing:
                     continue
                 try:
                     self._connect(initial=False)
