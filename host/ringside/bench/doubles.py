@@ -20,6 +20,7 @@ import random
 import time
 
 MAX_ACTIONS = 6000        # a match game longer than this is stopped and counted a draw
+STALL_ACTIONS = 400       # ... and so is one where only turns were made for this many actions
 SELF_PLAY_SECONDS = 3.0
 MATCHES = (("strong", "random"), ("strong", "greedy"), ("greedy", "random"))
 
@@ -69,13 +70,16 @@ def _one_game(task):
             return act
 
     seats = [_Timed(s) if s in timed else s for s in seats]
-    g = B.play_game(seats, seed=gseed, max_actions=MAX_ACTIONS)
+    g = B.play_game(seats, seed=gseed, max_actions=MAX_ACTIONS, stall_actions=STALL_ACTIONS)
     if not g.over:
         score = 0.5
+        sc = g.state["scores"]
+        other = 1 - a_seat
+        scored = 1.0 if sc[a_seat] > sc[other] else (0.0 if sc[a_seat] < sc[other] else 0.5)
     else:
         w = g.result["winners"]
-        score = (1.0 / len(w)) if a_seat in w else 0.0
-    return score, len(g.log), times, out_of_time[0], g.over
+        score = scored = (1.0 / len(w)) if a_seat in w else 0.0
+    return score, len(g.log), times, out_of_time[0], g.over, scored
 
 
 def self_play(seconds: float, seed: int) -> dict:
@@ -128,6 +132,8 @@ def run(n: int = 400, seed: int = 1, processes: int | None = None, progress=None
         out[key + "_ci95"] = wilson(score, n)
         out["%s_vs_%s_draws" % (a, b)] = sum(1 for r in rs if r[0] == 0.5)
         out["%s_vs_%s_unfinished" % (a, b)] = sum(1 for r in rs if not r[4])
+        # the same games with each unfinished one decided by the score when it stopped
+        out[key + "_unfinished_by_score"] = round(sum(r[5] for r in rs) / n, 4)
         out["%s_vs_%s_mean_actions" % (a, b)] = round(sum(r[1] for r in rs) / n, 1)
         for r in rs:
             strong_ms.extend(r[2])

@@ -92,6 +92,53 @@ class GreedyBot:
         return _action(game, self.rng.choice(best_moves))
 
 
+def _corner_gains(board, four, yellow, hand, score, on_board):
+    """What the mover can score round one corner (see best_gains), per die face, or None
+    if no two pieces of one pattern face it."""
+    (q0, f0), (q1, f1), (q2, f2), (q3, f3) = four
+    a, b, c, d = board[q0], board[q1], board[q2], board[q3]
+    # the pattern of each piece that faces this corner, else 0
+    pa = a[1] if a is not None and a[2] == f0 else 0
+    pb = b[1] if b is not None and b[2] == f1 else 0
+    pc = c[1] if c is not None and c[2] == f2 else 0
+    pd = d[1] if d is not None and d[2] == f3 else 0
+    if pa and (pa == pb or pa == pc or pa == pd):
+        pat = pa
+    elif pb and (pb == pc or pb == pd):
+        pat = pb
+    elif pc and pc == pd:
+        pat = pc
+    else:
+        return None
+    facing = (pa, pb, pc, pd)
+    pair_yellow = any(yellow[q] for (q, _), p in zip(four, facing) if p == pat)
+    out = None
+    for (q, f), p in zip(four, facing):
+        if p == pat:
+            continue
+        piece = board[q]
+        if piece is None:
+            if not hand[pat - 1]:
+                continue
+            die = f if f else 4                    # add_facing(die) == f
+            left = on_board + 1 - 3
+        elif piece[1] == pat:
+            die = (f - piece[2]) % 4               # 1-3: it does not face here yet
+            left = on_board - 3
+        else:
+            continue
+        pts = 3 * pat * (2 if pair_yellow or yellow[q] else 1)
+        if left == 0:
+            pts -= rules.EMPTY_BOARD_PENALTY
+        if score + pts >= rules.WIN_POINTS:
+            pts = WIN
+        if out is None:
+            out = [0.0, 0.0, 0.0, 0.0]
+        if pts > out[die - 1]:
+            out[die - 1] = pts
+    return out
+
+
 def best_gains(geo, pos, mover) -> list:
     """The most `mover` can score with one move, for each die face 1-4 (index 0-3): a circle
     completed by an add or a turn, less the penalty if it empties the board, WIN if it
@@ -99,46 +146,12 @@ def best_gains(geo, pos, mover) -> list:
     board = pos.board
     hand = pos.hands[mover]
     score = pos.scores[mover]
-    on_board = -1
+    on_board = sum(1 for x in board if x is not None)
     out = [0.0, 0.0, 0.0, 0.0]
-    for k, four in enumerate(geo.corners):
-        # which pieces face this corner, by pattern
-        facing = None
-        for q, f in four:
-            pc = board[q]
-            if pc is not None and pc[2] == f:
-                if facing is None:
-                    facing = {}
-                facing.setdefault(pc[1], []).append(q)
-        if facing is None:
-            continue
-        for pat, qs in facing.items():
-            if len(qs) != 2:
-                continue
-            base_yellow = geo.yellow[qs[0]] or geo.yellow[qs[1]]
-            for q, f in four:
-                if q in qs:
-                    continue
-                pc = board[q]
-                if pc is None:
-                    if not hand[pat - 1]:
-                        continue
-                    d = f if f else 4                  # add_facing(d) == f
-                    after = 1                          # pieces added
-                elif pc[1] == pat:
-                    d = (f - pc[2]) % 4                # 1-3: the piece does not face here yet
-                    after = 0
-                else:
-                    continue
-                pts = 3 * pat * (2 if base_yellow or geo.yellow[q] else 1)
-                if on_board < 0:
-                    on_board = sum(1 for x in board if x is not None)
-                if on_board + after == 3:
-                    pts -= rules.EMPTY_BOARD_PENALTY
-                if score + pts >= rules.WIN_POINTS:
-                    pts = WIN
-                if pts > out[d - 1]:
-                    out[d - 1] = pts
+    for four in geo.corners:
+        g = _corner_gains(board, four, geo.yellow, hand, score, on_board)
+        if g is not None:
+            out = [x if x > y else y for x, y in zip(out, g)]
     return out
 
 
@@ -169,9 +182,28 @@ class StrongBot:
         """Expected value for `me` after the opponent `opp` rolls and moves. The opponent is
         modelled as taking the most points it can now, and with probability `sharp` also
         picking, among those, the reply that leaves `me` least (a perfect defender); otherwise
-        any of them (the defence it may miss)."""
+        any of them (the defence it may miss).
+
+        A reply that only sets a piece down or turns it (no circle, no remove) changes the
+        corners round one square: those are recomputed, the rest reused (exact once four or
+        more pieces are on the board, when the empty-board penalty cannot arise next turn;
+        such a reply's chance of ending a dead game is not looked at)."""
         n = len(pos.scores)
         nxt = (opp + 1) % n
+        board = pos.board
+        corners = geo.corners
+        yellow = geo.yellow
+        corner_of = geo.corner_of
+        square_corners = geo.square_corners
+        on_board = sum(1 for x in board if x is not None)
+        fast = on_board >= 4
+        if fast:
+            hand_n, score_n = pos.hands[nxt], pos.scores[nxt]
+            sign = -1.0     # what the next mover may take counts against the opponent
+            rem_opp = pos.removes[opp] - max(r for i, r in enumerate(pos.removes) if i != opp)
+            quiet_leaf_const = REMOVE_VALUE * rem_opp
+            vecs = [_corner_gains(board, four, yellow, hand_n, score_n, on_board) for four in corners]
+            excl = {}
         total = 0.0
         count = 0
         for die in rules.DIE_FACES:
@@ -181,8 +213,44 @@ class StrongBot:
                 count += 1
                 if count & 31 == 0 and time.perf_counter() > deadline:
                     raise _OutOfTime
-                p2, g, ended = move_gain(geo, pos, opp, m, die)
-                v = g if ended else g + self._leaf(geo, p2, opp, nxt)
+                kind, s, pat = m
+                quiet = False
+                if fast and kind != "remove":
+                    old = board[s]
+                    if kind == "add":
+                        piece = [opp, pat, rules.add_facing(die)]
+                    else:
+                        piece = [old[0], old[1], rules.turn_facing(old[2], die)]
+                    k = corner_of[s][piece[2]]
+                    quiet = True
+                    if k >= 0:
+                        same = 0
+                        for q, f in corners[k]:
+                            o = board[q]
+                            if q != s and o is not None and o[1] == piece[1] and o[2] == f:
+                                same += 1
+                        quiet = same < 2
+                if quiet:
+                    ex = excl.get(s)
+                    if ex is None:
+                        ex = [0.0, 0.0, 0.0, 0.0]
+                        touch = square_corners[s]
+                        for ki, vec in enumerate(vecs):
+                            if vec is not None and ki not in touch:
+                                ex = [x if x > y else y for x, y in zip(ex, vec)]
+                        excl[s] = ex
+                    board[s] = piece
+                    tot = ex
+                    for ki in square_corners[s]:
+                        vec = _corner_gains(board, corners[ki], yellow, hand_n, score_n, on_board)
+                        if vec is not None:
+                            tot = [x if x > y else y for x, y in zip(tot, vec)]
+                    board[s] = old
+                    g = 0
+                    v = sign * sum(tot) / 4.0 + quiet_leaf_const
+                else:
+                    p2, g, ended = move_gain(geo, pos, opp, m, die)
+                    v = g if ended else g + self._leaf(geo, p2, opp, nxt)
                 if best_g is None or g > best_g:
                     best_g, vals = g, [v]
                 elif g == best_g:
@@ -227,22 +295,28 @@ class StrongBot:
         return _action(game, self.rng.choice(best))
 
 
-def play_game(bots, seed: int, players=None, options=None, max_actions: int = 20000):
+def play_game(bots, seed: int, players=None, options=None, max_actions: int = 20000,
+              stall_actions: int | None = None):
     """Play one game of Doubles with a bot per seat (chance from the game's seeded RNG).
-    Returns the game; it is unfinished only if max_actions ran out."""
+    Returns the game; it is unfinished if max_actions ran out, or if `stall_actions` actions
+    in a row were only turns and rolls (nothing added, removed or scored)."""
     import ringside.games as games
     names = players or ["P%d" % (i + 1) for i in range(len(bots))]
     opts = {"computer": list(range(len(bots)))}
     opts.update(options or {})
     game = games.new("doubles", names, seed=seed, options=opts)
     n = 0
+    quiet = 0
     while not game.over and n < max_actions:
         seat = game.to_act()[0]
         if seat == CHANCE:
-            game.apply(seat, game.chance_action())
+            events = game.apply(seat, game.chance_action())
         else:
-            game.apply(seat, bots[seat].choose(game, seat))
+            events = game.apply(seat, bots[seat].choose(game, seat))
         n += 1
+        quiet = quiet + 1 if all(e["type"] in ("roll", "turn", "turn_start") for e in events) else 0
+        if stall_actions is not None and quiet >= stall_actions:
+            break
     return game
 
 

@@ -194,7 +194,7 @@ class Doubles(Game):
         st["turn_no"] += 1
         st["die"] = None
         st["phase"] = "roll"
-        events.append(event("turn", "%s's turn." % self._who(seat), seat=seat, turn_no=st["turn_no"],
+        events.append(event("turn_start", "%s's turn." % self._who(seat), seat=seat, turn_no=st["turn_no"],
                             timed=self._timed(seat)))
 
     def _timed(self, seat) -> bool:
@@ -261,7 +261,8 @@ class Doubles(Game):
                       % (who, PATTERN_NAMES[p], p, geo.corner_label[k],
                          ("%d points, doubled on yellow to %d" % (points // 2, points)) if doubled
                          else "%d points" % points,
-                         ", ".join(geo.squares[q] for q, _ in three), st["scores"][seat], back),
+                         ", ".join(geo.squares[q] for q, _ in three),
+                         st["scores"][seat] + (rules.EMPTY_BOARD_PENALTY if penalty else 0), back),
                       seat=seat, points=points, doubled=doubled,
                       squares=[geo.squares[q] for q, _ in three])
         if penalty:
@@ -313,8 +314,14 @@ class Doubles(Game):
         seat = CHANCE if self.state["phase"] == "roll" else self.state["turn"]
         return seat, {"type": "timeout"}
 
-    def expire(self) -> list:
-        """The board reported timer_expired: pass the turn. Raises IllegalAction if not timed."""
+    def expire(self, turn_no: int | None = None) -> list:
+        """The board reported timer_expired: pass the turn with no action. `turn_no` (from
+        turn_timer() when the timer was started) guards against a late report for a turn
+        that already ended. Raises IllegalAction if this turn is not timed or the report is
+        stale; nothing changes then."""
+        if turn_no is not None and turn_no != self.state["turn_no"]:
+            raise IllegalAction("the timer that ran out was for turn %d; this is turn %d"
+                                % (turn_no, self.state["turn_no"]))
         entry = self.timeout_entry()
         if entry is None:
             raise IllegalAction("this turn is not timed")
