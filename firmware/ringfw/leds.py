@@ -256,6 +256,10 @@ class Leds:
         buf = self.buf
         eff = self.eff
         heat = self.heat
+        sc = power.scale  # the power cap, on every channel of every frame
+        space_of = self.space_of
+        sp_col = self.sp_col
+        tpos = self.tpos
         # flash layer
         flash_on = False
         if self.flash_n:
@@ -307,12 +311,12 @@ class Leds:
                 c = self.flash_col
             elif heat[i]:
                 c = _dim(pl if pl != NONE else WHITE, heat[i] + 1)
-            elif pulse_lvl and self.space_of[i] == self.pulse_sp:
+            elif pulse_lvl and space_of[i] == self.pulse_sp:
                 c = _dim(self.pulse_col, pulse_lvl)
             elif p_led >= 0 and _arc(i, p_led, half, n):
                 c = _dim(pl, p_lvl)
             elif lit16 >= 0:
-                p16 = self.tpos[i] << 4
+                p16 = tpos[i] << 4
                 if p16 < lit16 and not blink_off:
                     col = t_col
                     if p16 < warn16:
@@ -322,13 +326,13 @@ class Leds:
                         col = _dim(col, part << 4)
                     c = col
             if c < 0:
-                c = self.sp_col[self.space_of[i]]
+                c = sp_col[space_of[i]]
                 if c < 0:
                     c = self.ground
             j = 3 * i
-            buf[j] = power.scale((c >> 8) & 255, eff)
-            buf[j + 1] = power.scale((c >> 16) & 255, eff)
-            buf[j + 2] = power.scale(c & 255, eff)
+            buf[j] = sc((c >> 8) & 255, eff)
+            buf[j + 1] = sc((c >> 16) & 255, eff)
+            buf[j + 2] = sc(c & 255, eff)
 
     # ----- for the host and the tests -----
     def rgb(self, i):
