@@ -118,14 +118,25 @@ class LinkPort:
         return self.link.connected
 
     def send(self, kind: str, **fields) -> bool:
+        return self._call(self.link.command, kind, **fields) is not False
+
+    def _call(self, fn, *args, **kw):
+        """fn(...); a refusal gives False; a lost board pauses until it is back, then retries."""
         from ringside.link import LinkError
-        try:
-            self.link.command(kind, **fields)
-            return True
-        except LinkError as e:
-            if e.why:          # refused by the board
-                return False
-            raise
+        while True:
+            try:
+                fn(*args, **kw)
+                return True
+            except LinkError as e:
+                if e.why:          # refused by the board
+                    return False
+                self.log("the board is disconnected (%s): the game is paused until it returns" % e)
+                while not self.link.wait_connected(1.0):
+                    pass
+                self.log("the board is back: the game goes on")
+
+    def log(self, text: str) -> None:
+        """Replaced by the table's log."""
 
     def _ms(self, t):
         import time
@@ -146,10 +157,10 @@ class LinkPort:
         time.sleep(ms / 1000.0)
 
     def place(self, angle_deg: float) -> None:
-        self.link.command("sim_place", ang=int(round(angle_deg * 100)) % 36000)
+        self._call(self.link.command, "sim_place", ang=int(round(angle_deg * 100)) % 36000)
 
     def flick(self, speed_mm_s: float) -> None:
-        self.link.flick(abs(speed_mm_s), "ccw" if speed_mm_s > 0 else "cw")
+        self._call(self.link.flick, abs(speed_mm_s), "ccw" if speed_mm_s > 0 else "cw")
 
 
 # ----- reading the board -----------------------------------------------------------------
@@ -274,6 +285,8 @@ class Table:
         self.seats = dict(seats or {})       # seat -> "human" | bot level (saved with the game)
         self.meta = dict(meta or {})
         self.log = log or (lambda text: None)
+        if port is not None and hasattr(port, "log"):
+            port.log = lambda text: self.log(text)
         self.leds_on = port is not None      # until the board refuses a scene command
         self._painted: dict = {}
         self._player = None

@@ -311,7 +311,7 @@ class Session:
         g = self.game
         bot = self.bots[seat]
         name = g.seat_name(seat)
-        if bot.wants_flick(g, seat) and bot._aim is not None:
+        if bot.wants_flick(g, seat) and bot.aims:
             target = bot.aim(g, seat, self.rng)
             if self.table.port is not None and self.table.port.simulated:
                 self.say("%s flicks, aiming %.0f degrees %s" % (name, abs(target),

@@ -556,6 +556,11 @@ class Bot:
     def __repr__(self):
         return "Bot(%s, skill=%.2f)" % (self.level, self.skill)
 
+    @property
+    def aims(self) -> bool:
+        """True when this bot aims its flicks (the random bot only picks a listed result)."""
+        return self._aim is not None
+
     def wants_flick(self, game, seat) -> bool:
         req = game.flick_request()
         return bool(req) and req["seat"] == seat

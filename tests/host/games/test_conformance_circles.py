@@ -342,3 +342,34 @@ def test_bench_games_reports_throughput():
     assert r["games"] == 3 and r["errors"] == 0 and r["finished"] == 3
     assert r["games_per_second"] > 0 and r["avg_actions_per_game"] > 5
     assert bench.run("darts", 2, seed=1, level="random")["errors"] == 0
+
+
+def test_a_board_lost_while_sending_pauses_the_game_until_it_is_back():
+    from ringside.link import LinkError
+    from ringside.table import LinkPort
+
+    class FlakyLink:
+        connected = True
+
+        def __init__(self):
+            self.calls, self.waits = [], 0
+
+        def command(self, kind, **fields):
+            self.calls.append(kind)
+            if len(self.calls) == 1:
+                raise LinkError("the board connection was lost (cable)")
+            if kind == "paint":
+                raise LinkError("the board refused paint: bad colour", why="bad_colour")
+
+        def wait_connected(self, timeout):
+            self.waits += 1
+            return self.waits >= 3
+
+    link = FlakyLink()
+    said = []
+    port = LinkPort(link)
+    port.log = said.append
+    assert port.send("side", name="darts") is True
+    assert link.calls == ["side", "side"] and link.waits == 3
+    assert "paused" in said[0] and "back" in said[1]
+    assert port.send("paint", c="zz", sp="7") is False

@@ -312,7 +312,8 @@ class Darts(Game):
                                 % (self.seat_name(owner), sid))
         s["lucky"]["pick"] = [sid, owner]
         s["phase"] = "lucky_to"
-        return [event("lucky_pick", "%s picks up a %s cube from %s" % (self.seat_name(seat), self.seat_name(owner), sid))]
+        return [event("lucky_pick", "%s picks up a %s cube from %s"
+                      % (self.seat_name(seat), self.seat_name(owner), sid), seat=seat)]
 
     def _lucky_to(self, seat, a):
         s = self.state
