@@ -78,7 +78,7 @@ class Doubles(Game):
             "die": None,
             "board": pos.board, "hands": pos.hands, "scores": pos.scores, "removes": pos.removes,
             "moves": 0,             # moves made (timeouts not counted)
-            "history": [],          # "what happened", one line per event (the latest HISTORY_LINES)
+            "history": "",          # "what happened": a line per event (the latest HISTORY_LINES)
         }
 
     def pos(self) -> rules.Pos:
@@ -143,10 +143,11 @@ class Doubles(Game):
     # ----- steps -----
     def _say(self, events, kind, text, **data):
         events.append(event(kind, text, **data))
-        hist = self.state["history"]
-        hist.append(text)
-        if len(hist) > HISTORY_LINES:
-            del hist[:len(hist) - HISTORY_LINES]
+        # one string, a line per event: copied whole (cheaply) when apply() saves the state
+        hist = self.state["history"] + text + "\n"
+        if hist.count("\n") > HISTORY_LINES:
+            hist = hist[hist.index("\n") + 1:]
+        self.state["history"] = hist
 
     def _who(self, seat) -> str:
         return "%s (%s)" % (self.players[seat], SEAT_COLOURS[seat])
@@ -363,7 +364,7 @@ class Doubles(Game):
             "turn": st["turn"],
             "to_act": self.to_act(),
             "timer": self.turn_timer(),
-            "what_happened": list(st["history"]),
+            "what_happened": st["history"].splitlines(),
             "over": self.over,
             "result": self.result,
         }
