@@ -198,8 +198,9 @@ def _centi(v, name):
 
 def typed_action(game, text: str) -> dict:
     """A ring result the players typed: "off", or "landed SPACE [cw|ccw] [short|lap|laps=N]"
-    (the word "landed" may be left out). The travel is measured centre to centre; raises
-    ValueError with the reason."""
+    (the word "landed" may be left out). Without a direction or laps, the reading is the
+    shortest that makes the flick valid (nearest one full lap for a flick that should go
+    once round); the travel is measured centre to centre. Raises ValueError with the reason."""
     req = game.flick_request()
     if req is None:
         raise ValueError("no flick is due now")
@@ -233,23 +234,18 @@ def typed_action(game, text: str) -> dict:
                 raise ValueError("laps must be 0 to 3")
         else:
             raise ValueError("did not understand %r (say cw, ccw, short, lap or laps=N)" % w)
-    dirs = req["directions"]
-    if direction is None:
-        if len(dirs) != 1:
-            raise ValueError("which way did it go? add cw or ccw")
-        direction = dirs[0]
+    dirs = req["directions"] if direction is None else [direction]   # a wrong way: the game says so
     origin = req["from"]
-    if laps is None:
-        target = req.get("target_travel")
-        if target is not None:   # the flick should go once round: the reading nearest that
-            laps = min((0, 1, 2), key=lambda k: abs(abs(side.travel_to(origin, space, direction, k)) - 360.0))
-        else:                    # the shortest way there that is valid, else the shortest
-            laps = 0
-            for k in (0, 1):
-                t = side.travel_to(origin, space, direction, k)
-                if t and cc.steps_for(side, origin, space, t)[1] >= req["min_steps"]:
-                    laps = k
-                    break
+    target = req.get("target_travel")
+    cands = [(d, k, side.travel_to(origin, space, d, k)) for d in dirs
+             for k in ((laps,) if laps is not None else (0, 1, 2))]
+    if target is not None:   # the flick should go once round: the reading nearest that
+        direction, laps, _ = min(cands, key=lambda c: abs(abs(c[2]) - 360.0))
+    else:                    # the shortest reading that is valid, else the shortest
+        def valid(c):
+            return c[2] != 0 and cc.steps_for(side, origin, space, c[2])[1] >= req["min_steps"]
+        ok = [c for c in cands if valid(c)] or cands
+        direction, laps, _ = min(ok, key=lambda c: abs(c[2]) if c[2] else 999.0)
     t = side.travel_to(origin, space, direction, laps)
     if t == 0:
         t = 5.0 if direction == cc.CCW else -5.0

@@ -669,8 +669,10 @@ def test_typed_results_at_a_real_table():
     g = started(2)
     assert typed_action(g, "landed 12 ccw") == {"type": "landed", "space": "12",
                                                 "travel": g.side.travel_to("7", "12", cc.CCW)}
-    with pytest.raises(ValueError, match="cw or ccw"):
-        typed_action(g, "landed 12")
+    # no direction: the shortest valid reading (14 spaces anticlockwise; 6 clockwise is short)
+    assert typed_action(g, "landed 12") == typed_action(g, "landed 12 ccw")
+    assert typed_action(g, "landed 12 cw")["travel"] == g.side.travel_to("7", "12", cc.CW, 1)
+    assert typed_action(g, "landed 12 cw short")["travel"] == g.side.travel_to("7", "12", cc.CW)
     assert typed_action(g, "off") == {"type": "off_ring"}
     a = typed_action(g, "16 ccw")                          # a lap round: the shortest valid reading
     assert g.apply(0, a)[0]["type"] == "placed"
