@@ -137,6 +137,9 @@ class Tracker:
         self.dir = 0
         self.ext = 0
         self.rev_n = 0
+        self.miss_n = 0
+        self.miss_x = 0
+        self.miss_t = now
         self.sm = 0
         self.seen = 0
         self.ext_t = now
@@ -373,7 +376,8 @@ class Tracker:
 
     def _track(self, now, i, ang):
         dt = tdiff(now, self.t)
-        pred = self.pos + self.vel * dt // 1000
+        # extrapolate at most 150 ms: a wrong speed must not run the track away
+        pred = self.pos + self.vel * (dt if dt < 150 else 150) // 1000
         r = sdiff(ang, wrap(pred))
         v = self.vel if self.vel >= 0 else -self.vel
         # the gate widens with speed and with the time since the track was last confirmed
@@ -381,17 +385,33 @@ class Tracker:
         # lost a reading or two catches the marble again)
         gate = 400 + v // 12 + tdiff(now, self.t_seen) * (v + 6000) // 1000
         if r > gate or r < -gate:
-            self.nonsense[i] += 1
-            if self.nonsense[i] > 40:
-                self._fault(i, FAULT_NONSENSE)
-            return
+            # Outside the gate. Several readings that agree with each other there mean
+            # the track, not the sensors, went wrong: take them.
+            x = pred + r
+            if self.miss_n and -300 < x - self.miss_x < 300 and tdiff(now, self.miss_t) < 150:
+                self.miss_n += 1
+            else:
+                self.miss_n = 1
+            self.miss_x = x
+            self.miss_t = now
+            if self.miss_n < 3:
+                self.nonsense[i] += 1
+                if self.nonsense[i] > 40:
+                    self._fault(i, FAULT_NONSENSE)
+                return
+            self.pos = x
+            self.sm = x
+            self.vel = 0
+            pred = x
+            r = 0
+        self.miss_n = 0
         if self.nonsense[i]:
             self.nonsense[i] -= 1
         x = pred + r
         # alpha-beta filter; readings of two sensors can arrive 1 ms apart, so the
         # velocity gain uses at least 20 ms or it would amplify their noise
         self.pos = pred + r // 4
-        self.vel += (r * 150) // (dt if dt > 20 else 20)
+        self.vel += (r * 60) // (dt if dt > 20 else 20)
         # a smoothed position without extrapolation: it cannot overshoot, so a retreat
         # of it is a real reversal (see _swing)
         self.sm += (x - self.sm) // 3
@@ -403,9 +423,10 @@ class Tracker:
         elif x - self.start > _SETTLE_MAX or self.start - x > _SETTLE_MAX:
             # A marble just set down rolled this far: flicked, or (slowly, by itself)
             # rolling downhill on a ring that is not level.
+            # (It may also have been moving when it was found: so this is no evidence of
+            # a slope; only a marble that was at rest and crept off is.)
             self.flicked = True
-            v = self._recent_speed(now, x)
-            self.self_start = -_SELF_V < v < _SELF_V
+            self.self_start = False
             self.dir = 1 if x > self.start else -1
             self.ext = self.sm
             self.ext_t = now
@@ -446,16 +467,6 @@ class Tracker:
         self.ext = p
         self.ext_t = now
         self.rev_n = 0
-
-    def _recent_speed(self, now, x):
-        """Speed (cd/s) from the readings of the last 100 ms or so (the filter lags at a start)."""
-        k = (self.wi - 1) & _WMASK
-        for _j in range(self.wn):
-            dt = tdiff(now, self.wt[k])
-            if dt >= 100:
-                return (x - self.wx[k]) * 1000 // dt
-            k = (k - 1) & _WMASK
-        return self.vel
 
     def _report_tilt(self):
         self.tilted = True
