@@ -65,6 +65,9 @@ class Doubles(Game):
             layout = validate_layout(board)
         opts["board"] = None if board is None else layout   # saves carry the layout itself
         n = len(self.players)
+        for colour in ROW_COLOURS_IN_PLAY[n]:
+            if not any(r["colour"] == colour for r in layout["rows"]):
+                raise BoardError("this board has no %s row, which %d players need" % (colour, n))
         self.layout = layout
         self.geo = Geometry(layout, n)
         if not self.geo.corners:
