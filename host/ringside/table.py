@@ -36,7 +36,7 @@ from ringside.games import circles_common as cc
 TABLE_SAVE_FORMAT = 1
 COLOURS = ["ffd000", "0050ff", "ff5000", "00c040", "ffffff"]      # yellow, blue, orange, green, white
 COLOUR_NAMES = ["yellow", "blue", "orange", "green", "white"]
-OFF = "000000"
+OFF = "off"                  # unpaints (the ground shows through)
 FLICK_TIMEOUT_MS = 30000
 SETTLE_MS = 1200          # after placing the marble, before flicking it
 
