@@ -20,7 +20,7 @@ def test_this_versions_board():
     assert b["columns"] == list("abcdef")
     assert [(r["name"], r["colour"]) for r in b["rows"]] == [
         ("1", "green"), ("2", "red"), ("3", "red"), ("4", "green"), ("5", "blue")]
-    assert b["yellow"] == ["e1", "b2", "e3", "b4", "c5"]
+    assert b["yellow"] == ["e1", "b2", "e3", "b4", "d5"]
     assert b["hand"] == {"1": 2, "2": 2, "3": 2, "4": 2}
 
 
@@ -36,6 +36,15 @@ def test_geometry_corner_tables_agree():
         assert sum(geo.yellow) == {2: 2, 3: 4, 4: 5}[n]
     geo = Geometry(read_layout(DEFAULT_FILE), 2)
     assert geo.corner_label[0] == "a2, b2, a3, b3" and geo.corner_of[geo.index["a2"]][UL] == -1
+
+
+def test_yellow_squares_never_share_a_corner():
+    for n in (2, 3, 4):
+        geo = Geometry(read_layout(DEFAULT_FILE), n)
+        yellow_round = [sum(geo.yellow[q] for q, _ in four) for four in geo.corners]
+        assert max(yellow_round) == 1
+    geo = Geometry(read_layout(DEFAULT_FILE), 2)
+    assert [sum(geo.yellow[q] for q, _ in four) for four in geo.corners] == [1, 1, 0, 1, 1]
 
 
 @pytest.mark.parametrize("change,message", [
@@ -116,6 +125,3 @@ def test_a_bad_board_option_is_refused_at_the_start(tmp_path):
     with pytest.raises(GameError, match="yellow square 'a9'"):
         games.new("doubles", ["A", "B"], options={"board": bad})
 
-
-def test_the_seed_defines_facing_clockwise_from_lower_right():
-    assert (LR, LL, UL, UR) == (0, 1, 2, 3)

@@ -2,7 +2,7 @@
 rules" (docs/rules/doubles.md maps each sentence to the test here that checks it).
 
 Default board (data/board.json): columns a-f, rows 1-5 from the top; rows 2-3 red, 1 and 4
-green, 5 blue; yellow squares e1 b2 e3 b4 c5. Corners: 0 lower-right, 1 lower-left,
+green, 5 blue; yellow squares e1 b2 e3 b4 d5. Corners: 0 lower-right, 1 lower-left,
 2 upper-left, 3 upper-right.
 """
 import pytest

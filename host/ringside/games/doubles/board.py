@@ -36,9 +36,15 @@ class BoardError(GameError):
     """A layout file is unusable; the message names the file and the field."""
 
 
+_DEFAULT = None
+
+
 def default_layout() -> dict:
-    """This version's board (data/board.json), validated."""
-    return read_layout(DEFAULT_FILE)
+    """This version's board (data/board.json), validated (read once, a fresh copy each call)."""
+    global _DEFAULT
+    if _DEFAULT is None:
+        _DEFAULT = json.dumps(read_layout(DEFAULT_FILE))
+    return json.loads(_DEFAULT)
 
 
 def read_layout(path) -> dict:
