@@ -4,7 +4,8 @@
                                   "games_per_second": ..., "avg_actions_per_game": ..., ...}
     run_all(n, seed) -> {name: run(name, n, seed) for every registered game}
 
-Each seat is the game's real bot (its bots.make("good"), or bots.choose), with the
+Each seat is the game's real bot (its bots.make("good"), else its first non-random
+bots.BOTS entry, else bots.choose, else random legal moves), with the
 flicks spread by the skill model and no ring attached; chance comes from the game's
 seeded RNG. An error is a game that raised or did not end within max_actions.
 Wall-clock numbers depend on the machine: compare ratios, not absolute values.
@@ -16,7 +17,7 @@ import random
 import time
 
 from ringside import games
-from ringside.games import CHANCE
+from ringside.games import CHANCE, GameError
 
 
 def _bots_of(name: str, level: str):
@@ -25,8 +26,12 @@ def _bots_of(name: str, level: str):
     except ImportError:
         mod = None
     if mod is not None and hasattr(mod, "make"):
-        bot = mod.make(level)
-        return bot.choose
+        levels = [level] + [k for k in getattr(mod, "BOTS", {}) if k not in (level, "random", "weak")]
+        for lv in levels:       # that level, else the game's first real (non-random) bot
+            try:
+                return mod.make(lv).choose
+            except (ValueError, KeyError, TypeError, GameError):
+                continue
     if mod is not None and hasattr(mod, "choose"):
         return mod.choose
 
@@ -70,6 +75,9 @@ def run(game: str, n: int = 100, seed: int = 1, players: int | None = None, leve
             "games_per_second": round(n / dt, 2) if dt > 0 else None,
             "actions_per_second": round(actions / dt, 1) if dt > 0 else None,
             "avg_actions_per_game": round(actions / n, 1), "bot": level, "seed": seed}
+
+
+GAMES = games.names()          # every registered game (`ringside bench games` with no names)
 
 
 def run_all(n: int = 100, seed: int = 1, level: str = "good") -> dict:
