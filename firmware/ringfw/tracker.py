@@ -354,8 +354,9 @@ class Tracker:
         self.pos = self.rest + d
         dt = tdiff(now, self.dev0_t)
         self.vel = (d - self.dev0) * 1000 // dt if dt > 0 else 0
-        # a flick starts fast; a marble that creeps off by itself is on a slope
-        self.self_start = -_SELF_V < self.vel < _SELF_V
+        # A flick starts fast; a marble that creeps off by itself is on a slope. When the
+        # host has armed a flick, a slow start is still that flick.
+        self.self_start = not self.armed and -_SELF_V < self.vel < _SELF_V
         self.t = now
         self.t_seen = now
         self.turns = 0
@@ -388,7 +389,9 @@ class Tracker:
             # Outside the gate. Several readings that agree with each other there mean
             # the track, not the sensors, went wrong: take them.
             x = pred + r
-            if self.miss_n and -300 < x - self.miss_x < 300 and tdiff(now, self.miss_t) < 150:
+            gap = tdiff(now, self.miss_t)
+            near = 300 + gap * 60   # up to 600 deg/s between them
+            if self.miss_n and -near < x - self.miss_x < near and gap < 150:
                 self.miss_n += 1
             else:
                 self.miss_n = 1
