@@ -13,11 +13,24 @@ Wall-clock numbers depend on the machine: compare ratios, not absolute values.
 from __future__ import annotations
 
 import importlib
+import inspect
 import random
 import time
 
 from ringside import games
 from ringside.games import CHANCE, GameError
+
+
+def _with_rng(fn):
+    """choose(game, seat, rng) from a choose that may take (game, seat) only (ARCHITECTURE)."""
+    try:
+        n = len([p for p in inspect.signature(fn).parameters.values()
+                 if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)])
+    except (TypeError, ValueError):
+        n = 3
+    if n >= 3:
+        return fn
+    return lambda game, seat, rng: fn(game, seat)
 
 
 def _bots_of(name: str, level: str):
@@ -29,11 +42,11 @@ def _bots_of(name: str, level: str):
         levels = [level] + [k for k in getattr(mod, "BOTS", {}) if k not in (level, "random", "weak")]
         for lv in levels:       # that level, else the game's first real (non-random) bot
             try:
-                return mod.make(lv).choose
+                return _with_rng(mod.make(lv).choose)
             except (ValueError, KeyError, TypeError, GameError):
                 continue
     if mod is not None and hasattr(mod, "choose"):
-        return mod.choose
+        return _with_rng(mod.choose)
 
     def random_legal(game, seat, rng):
         return rng.choice(game.legal_actions(seat))

@@ -547,11 +547,12 @@ class Bot:
     into the ring result (FlickModel); at a table, the table flicks the simulated marble
     at that target instead. Every other decision is decide(game, seat, rng)."""
 
-    def __init__(self, level: str, skill: float, aim, decide):
+    def __init__(self, level: str, skill: float, aim, decide, seed: int = 0):
         self.level = level
         self.skill = float(skill)
         self._aim = aim
         self._decide = decide
+        self.rng = random.Random(seed)     # used when choose() is given no rng
 
     def __repr__(self):
         return "Bot(%s, skill=%.2f)" % (self.level, self.skill)
@@ -565,10 +566,13 @@ class Bot:
         req = game.flick_request()
         return bool(req) and req["seat"] == seat
 
-    def aim(self, game, seat, rng: random.Random) -> float:
-        return float(self._aim(self, game, seat, rng))
+    def aim(self, game, seat, rng: random.Random | None = None) -> float:
+        return float(self._aim(self, game, seat, rng or self.rng))
 
-    def choose(self, game, seat, rng: random.Random) -> dict:
+    def choose(self, game, seat, rng: random.Random | None = None) -> dict:
+        """A legal action for seat (ARCHITECTURE's choose(game, seat); rng: the caller's
+        seeded RNG, else the bot's own)."""
+        rng = rng or self.rng
         if self._aim is not None and self.wants_flick(game, seat):
             req = game.flick_request()
             return flick_model(game.ring).result(game.side, req["from"], self.aim(game, seat, rng),
@@ -581,8 +585,8 @@ def random_choice(bot, game, seat, rng):
     return rng.choice(game.legal_actions(seat))
 
 
-def random_bot() -> Bot:
-    return Bot("random", 0.5, None, random_choice)
+def random_bot(seed: int = 0) -> Bot:
+    return Bot("random", 0.5, None, random_choice, seed)
 
 
 _odds: dict = {}

@@ -373,3 +373,20 @@ def test_a_board_lost_while_sending_pauses_the_game_until_it_is_back():
     assert link.calls == ["side", "side"] and link.waits == 3
     assert "paused" in said[0] and "back" in said[1]
     assert port.send("paint", c="zz", sp="7") is False
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_bots_also_choose_without_an_rng(name):
+    """ARCHITECTURE's bot is choose(game, seat): a bot then uses its own seeded RNG."""
+    mod = darts_bots if name == "darts" else ww_bots
+    runs = []
+    for _ in range(2):
+        g = games.new(name, ["a", "b"], seed=3)
+        bot = mod.make("weak", seed=9)
+        for _ in range(12):
+            s = g.to_act()[0]
+            g.apply(s, g.chance_action() if s == CHANCE else bot.choose(g, s))
+        runs.append(g.log)
+    assert runs[0] == runs[1]
+    g = games.new(name, ["a", "b"], seed=3)
+    assert mod.choose(g, 0) in g.legal_actions(0) or cc.is_ring_action(mod.choose(g, 0))
