@@ -140,6 +140,8 @@ class Tracker:
         self.miss_n = 0
         self.miss_x = 0
         self.miss_t = now
+        self.miss_x0 = 0
+        self.miss_t0 = now
         self.sm = 0
         self.seen = 0
         self.ext_t = now
@@ -395,6 +397,8 @@ class Tracker:
                 self.miss_n += 1
             else:
                 self.miss_n = 1
+                self.miss_x0 = x
+                self.miss_t0 = now
             self.miss_x = x
             self.miss_t = now
             if self.miss_n < 3:
@@ -404,7 +408,8 @@ class Tracker:
                 return
             self.pos = x
             self.sm = x
-            self.vel = 0
+            span = tdiff(now, self.miss_t0)
+            self.vel = (x - self.miss_x0) * 1000 // span if span > 0 else 0
             pred = x
             r = 0
         self.miss_n = 0

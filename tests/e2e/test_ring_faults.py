@@ -106,11 +106,12 @@ def test_two_flicks_before_a_landing_give_one_landing_with_the_whole_travel():
     b.flick(-speed_for_travel(b.ring_dict, 200.0))   # hit again, the other way, while it rolls
     while not b.marble.at_rest:
         b.advance(50)
-    b.advance(1500)
+    b.advance(3000)   # it turned back, so the board waits the long (tilted-ring) window
     landed = b.frames_of("landed", n0)
     assert len(landed) == 1
-    true_travel = (b.marble.angle_deg - 90.0)
-    assert abs(landed[0][2]["trv"] / 100.0 - true_travel) < 3.0
+    true_travel = (b.marble.angle_deg - 90.0)   # net: +120ish, then -250ish
+    # (uncalibrated sensors: a few degrees at each end; a lost track would be off by far more)
+    assert abs(landed[0][2]["trv"] / 100.0 - true_travel) < 6.0
 
 
 def test_status_codes_are_never_taken_for_a_distance():
