@@ -118,8 +118,9 @@ class Link:
         self.board: dict = {}                 # the last hello's fields
         self.last_heartbeat: dict = {}
         self.port_name: str | None = None     # the device in use
-        self.stats = {"frames": 0, "bad_frames": 0, "noise_bytes": 0, "frames_missed": 0,
-                      "events_dropped": 0, "reconnects": 0, "resets": 0, "garbled": 0}
+        self.stats = {"frames": 0, "bad_frames": 0, "noise_bytes": 0, "partial_frames": 0,
+                      "overlong_lines": 0, "frames_missed": 0, "events_dropped": 0,
+                      "reconnects": 0, "resets": 0, "garbled": 0}
         self._usb_serial: str | None = None
         self._ser = None
         self._reader = FrameReader()
@@ -603,9 +604,11 @@ class Link:
 
     def _feed(self, data: bytes, now: float) -> None:
         rd = self._reader
-        before = rd.noise
+        before = rd.noise, rd.partial, rd.overlong
         lines = rd.feed(data)
-        self.stats["noise_bytes"] += rd.noise - before
+        self.stats["noise_bytes"] += rd.noise - before[0]
+        self.stats["partial_frames"] += rd.partial - before[1]
+        self.stats["overlong_lines"] += rd.overlong - before[2]
         for line in lines:
             try:
                 seq, kind, raw = parse(line, raw=True)
