@@ -10,6 +10,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 
 import ringside.games as games
 from ringside.games import CHANCE, GameError, IllegalAction
+from ringside.games.doubles import render
 
 NAMES = ["Ann", "Bob", "Cy", "Di"]
 
@@ -218,3 +219,6 @@ def test_hypothesis_random_play(n, seed, choices, timeouts):
         invariants(g)
     assert g.replay().state == g.state
     assert games.load(g.to_json()).view() == g.view()
+    v = json.loads(json.dumps(g.view()))          # the view is plain JSON, and renders
+    text = render(v)
+    assert all(p["name"] in text for p in v["players"])

@@ -28,7 +28,7 @@ SEAT_LETTERS = ("B", "Y", "G", "W")
 TURN_SECONDS = 20
 HISTORY_LINES = 200   # "what happened" keeps the latest lines; the log keeps everything
 _MOVE_KEYS = {"add": {"type", "square", "pattern"}, "turn": {"type", "square"},
-              "remove": {"type", "square"}, "timeout": {"type"}}
+              "remove": {"type", "square"}}
 
 
 def _piece_words(piece, players, mover) -> str:

@@ -10,17 +10,16 @@ ASCII_CORNERS = {"lower-right": "LR", "lower-left": "LL", "upper-left": "UL", "u
 
 
 def _cell(sq, ascii_only: bool) -> str:
+    width = 4 if ascii_only else 3            # B2LR or B2↘
     if not sq["in_play"]:
-        return "/" * (7 if ascii_only else 6)
+        return "/" * (width + 2)
     pc = sq["piece"]
     if pc is None:
         body = "."
     else:
         corner = ASCII_CORNERS[pc["faces"]] if ascii_only else ARROWS[pc["faces"]]
         body = "%s%d%s" % (pc["letter"], pc["points"], corner)
-    width = 5 if ascii_only else 4
-    body = body.center(width)
-    return ("[%s]" if sq["yellow"] else " %s ") % body
+    return ("[%s]" if sq["yellow"] else " %s ") % body.center(width)
 
 
 def render(view: dict, ascii_only: bool = False, history: int = 8) -> str:
