@@ -73,9 +73,7 @@ class Controller:
         self.frames_dropped = 0
         self.worst_loop = 0
         self.last_step = -1
-        # the port hand-back (board_rp2040.Serial has it; simulated ports do not)
-        self._release = getattr(serial, "release_repl", None)
-        self.released = False
+        self.released = False      # set once `repl` has been acknowledged
         # sim_* commands: the simulated board installs a handler (seq, line bytes) -> None
         # (ack) or a reason; a real board has none and NACKs them.
         self.sim_command = None
@@ -356,10 +354,11 @@ class Controller:
             self._nack(f.seq, why)
         else:
             self._ack(f.seq)
-            if k == 7:  # repl: acknowledged, now hand the port back
-                self.released = True
-                if self._release is not None:
-                    self._release()
+            if k == 7:  # repl: acknowledged, now hand the port back (board_rp2040.Serial
+                self.released = True  # has release_repl; simulated ports do not)
+                release = getattr(self.serial, "release_repl", None)
+                if release is not None:
+                    release()
 
     def _run(self, k, f, now):
         """Run command k; returns b"" (ack) or a reason token. Argument errors: f.err."""

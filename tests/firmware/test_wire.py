@@ -288,7 +288,7 @@ def test_board_survives_garbage_and_still_answers(board):
     import random
     rng = random.Random(5)
     junk = bytes(rng.randrange(256) for _ in range(3000)).replace(b"@", b"")
-    assert reply(board, junk, ms=40) in ([], [("nack", {"re": -1, "why": "bad_checksum"})])
+    assert reply(board, junk, ms=40) == []  # no '@', so nothing that could be a frame
     assert board.controller.noise_bytes > 1000
     assert reply(board, b"\n" + host("ping", seq=8)) == [("ack", {"re": 8})]
     assert board.controller.errors == 0
@@ -380,7 +380,7 @@ def test_a_real_board_refuses_simulated_board_commands_clearly(board):
 
 def test_repl_command_acks_then_hands_the_port_back(board):
     released = []
-    board.controller._release = lambda: released.append(board.now)
+    board.controller.serial.release_repl = lambda: released.append(board.now)
     got = reply(board, host("repl", seq=24))
     assert got == [("ack", {"re": 24})]
     assert released and board.controller.released
@@ -419,7 +419,6 @@ def test_repl_command_calls_release_repl_on_a_serial_that_has_it():
 
 
 def test_hello_carries_versions_ring_hash_and_sensor_health(board):
-    seq, kind, f = parse(host("status", seq=30)[:-1])
     got = reply(board, host("status", seq=30))
     hello = dict(got)["hello"]
     assert hello["proto"] == wire.PROTOCOL

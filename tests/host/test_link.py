@@ -11,7 +11,6 @@ import tty
 from types import SimpleNamespace
 
 import pytest
-import serial
 
 from ringfw.wire import Encoder, FrameReader, WireError, encode, parse
 from ringside.link import PICO_VID, Link, LinkError, find_picos, open_port

@@ -18,7 +18,6 @@ Targets (issue 3): event_latency_ms_p95 <= 20, reset_recovery_s < 3.
 from __future__ import annotations
 
 import math
-import os
 import random
 import subprocess
 import sys
