@@ -5,7 +5,7 @@ VPY     := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 PORT    ?= /dev/ttyACM0
 
-.PHONY: run test venv firmware deploy bench clean
+.PHONY: run run-ring test venv firmware deploy bench clean
 
 $(STAMP): requirements.txt requirements-board.txt pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -18,6 +18,9 @@ $(STAMP): requirements.txt requirements-board.txt pyproject.toml
 venv: $(STAMP)
 
 run: $(STAMP)
+	$(VENV)/bin/ringside play darts --players You --bots Cy:good --sim
+
+run-ring: $(STAMP)
 	$(VENV)/bin/ringside play-ring
 
 test: $(STAMP)

@@ -75,7 +75,7 @@ def register(sub) -> None:
     lk = bs.add_parser("link", help="serial link round trips, latency, throughput, recovery")
     lk.add_argument("--json", action="store_true")
     lk.set_defaults(func=cmd_link)
-    g = bs.add_parser("games", help="engine self-play throughput")
+    g = bs.add_parser("games", aliases=["engines"], help="engine self-play throughput")
     g.add_argument("game", nargs="*")
     g.add_argument("-n", type=int, default=200)
     g.add_argument("--seed", type=int, default=1)

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import copy
 import json
+import marshal
 import random
 
 CHANCE = "chance"
@@ -142,7 +143,7 @@ class Game:
             raise IllegalAction("it is not %s's turn (to act: %s)" % (self.seat_name(seat), ", ".join(self.seat_name(s) for s in self.to_act())))
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("an action is a dict with a 'type'")
-        saved = (copy.deepcopy(self.state), self.over, copy.deepcopy(self.result), self.rng.getstate())
+        saved = (_copy(self.state), self.over, copy.deepcopy(self.result), self.rng.getstate())
         try:
             events = self._apply(seat, action)
         except IllegalAction:
@@ -212,6 +213,14 @@ class Game:
     def _finish(self, winners: list, scores: dict, reason: str):
         self.over = True
         self.result = {"winners": winners, "scores": scores, "reason": reason}
+
+
+def _copy(state):
+    """A deep copy of plain data; marshal is several times faster than deepcopy."""
+    try:
+        return marshal.loads(marshal.dumps(state))
+    except ValueError:  # something marshal cannot hold: the slow, general way
+        return copy.deepcopy(state)
 
 
 def event(kind: str, text: str, **data) -> dict:
