@@ -239,7 +239,7 @@ def test_board_killed_mid_flick_and_restarted_host_reconnects_and_restores(sims)
 HOST = textwrap.dedent("""
     import os, signal, sys
     from ringside.link import Link
-    link = Link(sys.argv[1]).open()
+    link = Link(sys.argv[1], command_timeout_s=3.0).open()
     link.paint("0000ff", space="20")
     link.timer_start(1.0, "green")
     print("ready", flush=True)

@@ -109,8 +109,11 @@ class Scene:
 
     def commands(self, now: float) -> list[tuple[str, dict]]:
         """What a fresh board needs, in order: side first (spaces depend on it), then the
-        scene, the timer at the time it has left, the armed flick."""
+        scene, the timer at the time it has left, the armed flick. Nothing at all when this
+        host has set nothing (it must not clear what another host left on the board)."""
         out: list[tuple[str, dict]] = []
+        if self.empty():
+            return out
         if "side" in self.single:
             out.append(("side", self.single["side"]))
         out.append(("clear", {}))
