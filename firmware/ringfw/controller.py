@@ -402,9 +402,11 @@ class Controller:
                 return b""
             self.arm_dir = d
             self.arm_min = mn
+            self.tracker.arm(True)   # a flick is due: a marble vanishing from rest left the ring
             return b""
         if k == 9:      # disarm
             self.arm_dir = -1
+            self.tracker.arm(False)
             return b""
         lv = self.leds
         if k == 10:     # clear

@@ -433,3 +433,11 @@ def test_heartbeat_fields(board):
     hb = board.frames_of("hb")[-1][2]
     assert set(hb) >= {"up", "loop", "drop", "err", "blind"}
     assert hb["up"] >= 2 and hb["loop"] == board.loop_ms and hb["drop"] == 0
+
+
+def test_arm_tells_the_tracker_a_flick_is_due_and_disarm_takes_it_back(board):
+    assert reply(board, host("arm", seq=40, dir="cw", min=18000)) == [("ack", {"re": 40})]
+    ctl = board.controller
+    assert ctl.tracker.armed and ctl.arm_dir == 2 and ctl.arm_min == 18000
+    assert reply(board, host("disarm", seq=41)) == [("ack", {"re": 41})]
+    assert not ctl.tracker.armed and ctl.arm_dir == -1
