@@ -30,6 +30,7 @@ firmware: $(STAMP)
 	$(VPY) -m ringside.app.build_firmware build/firmware
 
 deploy: firmware
+	-$(VENV)/bin/ringside release --port $(PORT)   # a board running the app hands its port to the REPL
 	$(VENV)/bin/mpremote connect $(PORT) fs cp -r build/firmware/. : + reset
 
 bench: $(STAMP)

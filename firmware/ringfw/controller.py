@@ -92,14 +92,21 @@ class Controller:
 
     # ----- the loop -----
     def step(self, now):
+        # Two halves, each guarded: a failing sensor bus must not also stop the timer,
+        # the LEDs and the heartbeat. Never let one bad step kill the board: report, go on.
         try:
-            self._step(now)
-        except Exception as e:  # never let one bad step kill the board: report and go on
+            self._inputs(now)
+        except Exception as e:
+            self.errors += 1
+            self._report_error(e)
+        try:
+            self._outputs(now)
+        except Exception as e:
             self.errors += 1
             self._report_error(e)
         self.watchdog.feed()
 
-    def _step(self, now):
+    def _inputs(self, now):
         if self.last_step >= 0:
             gap = tdiff(now, self.last_step)
             if gap > self.worst_loop:
@@ -113,6 +120,8 @@ class Controller:
                     tr.feed(now, i, self.ranges[i], self.statuses[i])
                     if self.raw:
                         self._send_raw(i)
+
+    def _outputs(self, now):
         self.tracker.tick(now)
         self._send_events(now)
         if self.timer.tick(now):

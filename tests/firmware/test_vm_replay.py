@@ -47,5 +47,8 @@ def test_micropython_emits_the_same_bytes_and_never_allocates_in_a_step(feed):
     # every step - sensors, tracking, frames out, commands in - ran with the heap locked
     assert mpy["stats"]["step_allocations"] == 0
     assert mpy["out"] == cpy["out"]
+    # and the same LED frames, pixel for pixel
+    assert mpy["stats"]["pixel_frames"] == cpy["stats"]["pixel_frames"] > 10
+    assert mpy["stats"]["pixel_sum"] == cpy["stats"]["pixel_sum"]
     kinds = {line.split(b" ")[1] for line in mpy["out"].splitlines()}
     assert {b"hello", b"hb", b"landed", b"moving", b"off_ring", b"sensor_fault", b"ack", b"nack"} <= kinds

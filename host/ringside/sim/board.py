@@ -150,6 +150,11 @@ class SimBoard:
         self._record_hist()
         self.controller = self._boot()
 
+    def reboot(self) -> None:
+        """Reset the board: the firmware starts again from nothing (the ring stays as it is)."""
+        self.inbox.clear()
+        self.controller = self._boot()
+
     def _boot(self):
         return Controller(self.fw_ring, _Clock(self), _Sensors(self), self.pixels, _Serial(self),
                           self.watchdog, _Storage(self))

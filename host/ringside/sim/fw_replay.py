@@ -69,11 +69,19 @@ class _Serial:
 
 
 class _Pixels:
+    """Keeps a running checksum of every LED frame shown, so the pixels can be compared too."""
+
     def __init__(self):
         self.count = 0
+        self.frames = 0
+        self.sum = 0
 
     def show(self, buf):
-        pass
+        s = self.sum
+        for j in range(len(buf)):
+            s = ((s * 31) + buf[j] + j) & 0xFFFFFF   # stays a small int
+        self.sum = s
+        self.frames += 1
 
 
 class _Watchdog:
@@ -101,7 +109,8 @@ def replay(ring, feed_path, out_cap=65536, lock_heap=False, steps_limit=-1, dry=
     if f.readinto(hdr) != 12:
         raise ValueError("empty feed")
     clock.now = hdr[0]
-    ctl = Controller(ring, clock, sens, _Pixels(), ser, _Watchdog())
+    pix = _Pixels()
+    ctl = Controller(ring, clock, sens, pix, ser, _Watchdog())
     steps = 0
     allocs = 0
     while True:
@@ -149,5 +158,5 @@ def replay(ring, feed_path, out_cap=65536, lock_heap=False, steps_limit=-1, dry=
             break
     f.close()
     stats = {"steps": steps, "step_allocations": allocs, "out_overflow": ser.overflow,
-             "errors": ctl.errors}
+             "errors": ctl.errors, "pixel_frames": pix.frames, "pixel_sum": pix.sum}
     return ser.out, ser.n, stats
