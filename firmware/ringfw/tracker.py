@@ -50,7 +50,7 @@ _SETTLE_MAX = const(1000)  # cd: a placed marble rolling further than this was f
 _FLICK_MIN = const(300)    # cd: travel that makes a settle a landing rather than a nudge
 _SWING_MIN = const(500)    # cd: a swing at least this wide counts as a reversal
 _REV_T = const(250)
-_EXTEND_MS = const(300)
+_EXTEND_MS = const(250)
 _TICK_MS = const(20)       # time-outs are checked this often
 _SELF_V = const(2000)      # cd/s: a marble starting slower than this was not flicked
 _ROLL_SPREAD = const(6000) # cd: rests of self-started rolls this close agree on a low point    # longest wait for more readings when a rest is near a boundary        # cd: retreat from the furthest point that makes a reversal
@@ -531,14 +531,12 @@ class Tracker:
         # thirds of the window by time: no trend (m3 - m1), no curve (m1 + m3 - 2 m2)
         s1 = s2 = s3 = 0
         c1 = c2 = c3 = 0
-        sq_all = 0
         k = (self.wi - 1) & _WMASK
         third = w // 3
         for _j in range(cnt):
             x = self.wx[k]
             d = x - m
             if -_STILL_T < d < _STILL_T:
-                sq_all += d * d
                 age = tdiff(now, self.wt[k])
                 if age < third:
                     s3 += d
@@ -566,7 +564,8 @@ class Tracker:
         self.still_since = ss
         if self.first_still < 0:
             self.first_still = now
-        span = (2 * w) // 3
+        # no creep to be seen at all: the whole window is rest, use all of it
+        span = w + 1 if -20 < m3 - m1 < 20 else (2 * w) // 3
         k = (self.wi - 1) & _WMASK
         s = 0
         sq = 0
@@ -584,12 +583,6 @@ class Tracker:
             return
         mean = s // n
         var = sq // n - mean * mean   # cd^2 per reading, measured
-        # the whole still window gives a steadier measure of the spread (more readings)
-        ca = c1 + c2 + c3
-        ma = (s1 + s2 + s3) // ca
-        va = sq_all // ca - ma * ma
-        if va > var:
-            var = va
         floor = self.ring.reading_sigma * self.ring.reading_sigma
         if var < floor:        # never trust a lucky quiet sample more than the sensor's spec
             var = floor
