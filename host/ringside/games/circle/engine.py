@@ -51,11 +51,11 @@ class Circle(Game):
     title = "The Circle"
     min_players = 3
     max_players = 6
-    default_options = {"cards": None}
+    default_options = {"data": None}
 
     # ----- set-up -----
     def _setup(self):
-        self.deck = cardlib.load(self.options["cards"])
+        self.deck = cardlib.load(self.options["data"])
         self.card = {c["id"]: c for c in self.deck}
         n = len(self.players)
         pvp, cvp = start_squares(n)
@@ -494,10 +494,6 @@ class Circle(Game):
     def _wheel_entries(self):
         return [e for q in self.state["wheel"] for e in q]
 
-    def _virtual_number(self, cid, picks, sign):
-        i, _ = self._find_wheel(cid)
-        return i + 1 + sign * sum(1 for pk in picks if pk.get("card") == cid)
-
     def _first_picks(self, seat, cid, picks):
         """The next legal picks for cid's action after `picks`; [] when complete; None if unusable."""
         s = self.state
@@ -529,10 +525,12 @@ class Circle(Game):
                 return []
             sign = -1 if t == "sup_gain" else 1
             opts = []
-            for e in self._wheel_entries():
-                num = self._virtual_number(e["card"], picks, sign) + sign
-                if 1 <= num <= 8:
-                    opts.append({"type": "pick", "card": e["card"]})
+            moved = [pk["card"] for pk in picks]
+            for i, q in enumerate(s["wheel"]):
+                for e in q:
+                    num = i + 1 + sign * (moved.count(e["card"]) + 1)
+                    if 1 <= num <= 8:
+                        opts.append({"type": "pick", "card": e["card"]})
             if not opts:
                 return [] if picks else None
             return opts
