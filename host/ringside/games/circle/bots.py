@@ -25,7 +25,16 @@ CIRCLE_DANGER = 15     # from this Circle VP on, the heuristic stops feeding the
 MAX_BID = 4            # secrets the heuristic bids at most for a spy
 
 
-class RandomBot:
+class _CardBot:
+    """What the terminal player asks of any bot: The Circle has no flicks to aim."""
+    aims = False
+    skill = 0.0
+
+    def wants_flick(self, game, seat) -> bool:
+        return False
+
+
+class RandomBot(_CardBot):
     """A uniformly random legal action."""
     name = "random"
 
@@ -39,7 +48,7 @@ class RandomBot:
         return (rng or self.rng).choice(acts)
 
 
-class HeuristicBot:
+class HeuristicBot(_CardBot):
     """The heuristic player (see the module docstring)."""
     name = "good"
 

@@ -45,6 +45,17 @@ def start_squares(n: int) -> tuple[int, int]:
     return 8 - n, max(0, n - 4)
 
 
+class NoSide:
+    """The Circle is played with cards: no side of the ring is used for flicks (the LEDs show
+    the time wheel instead, see wheel.py). The terminal player asks the game for its side."""
+    name = None
+    ids: list = []
+    n = 0
+
+    def __contains__(self, space) -> bool:
+        return False
+
+
 @register
 class Circle(Game):
     name = "circle"
@@ -55,6 +66,7 @@ class Circle(Game):
 
     # ----- set-up -----
     def _setup(self):
+        self.side = NoSide()
         self.deck = cardlib.load(self.options["data"])
         self.card = {c["id"]: c for c in self.deck}
         n = len(self.players)
@@ -79,6 +91,10 @@ class Circle(Game):
         }
         self.state["phase"] = "first"
         self._advance([])
+
+    def flick_request(self):
+        """No flicks in The Circle (the ring shows the time wheel)."""
+        return None
 
     # ----- helpers -----
     def _order_from(self, first):
@@ -1090,7 +1106,6 @@ class Circle(Game):
             "phase1": dict(s["p1"]) if s["p1"] and s["phase"] == "p1" else None,
             "pending": {k: s["pending"][k] for k in ("card", "seat", "type", "picks")} if s["pending"] else None,
             "auction": dict(s["auction"]) if s["auction"] else None,
-            "cards": self.card,
             "result": self.result,
         }
 
