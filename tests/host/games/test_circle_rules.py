@@ -34,7 +34,7 @@ def play_p1(g, division="OPS"):
         seat = g.to_act()[0]
         acts = g.legal_actions(seat)
         free = [a for a in acts if a["type"] == "free_neutral"]
-        g.apply(seat, free[0] if free else {"type": "secret", "division": division})
+        g.apply(seat, free[0] if free else {"type": "secret", "division": division, "n": g.state["p1"]["left"]})
     chance(g)
 
 
@@ -166,8 +166,11 @@ def test_four_new_secrets_freely_distributed():
     g = new(first=0)
     a(g, 0, "free_neutral", card=g.state["faceup"][0])
     chance(g)
-    for d in ("INT", "INT", "OPS", "REC"):
-        a(g, 0, "secret", division=d)
+    a(g, 0, "secret", division="INT", n=2)
+    assert {"type": "secret", "division": "REC", "n": 2} in g.legal_actions(0)
+    assert {"type": "secret", "division": "REC", "n": 3} not in g.legal_actions(0)
+    for d in ("OPS", "REC"):
+        a(g, 0, "secret", division=d, n=1)
     assert g.state["players"][0]["secrets"] == [2, 0, 1, 1]
     assert g.to_act() == [1]
 
@@ -176,9 +179,9 @@ def test_thirteenth_secret_arrests_two_circle_members():
     g = new(first=0)
     g.state["players"][0]["secrets"][0] = 11
     vp, circle = g.state["players"][0]["vp"], g.state["circle"]
-    a(g, 0, "secret", division="INT")
+    a(g, 0, "secret", division="INT", n=1)
     assert g.state["players"][0]["secrets"][0] == 12
-    ev = a(g, 0, "secret", division="INT")
+    ev = a(g, 0, "secret", division="INT", n=1)
     assert g.state["players"][0]["secrets"][0] == 1
     assert g.state["players"][0]["vp"] == vp + 2 and g.state["circle"] == circle + 2
     assert any(e["type"] == "arrest" for e in ev)
@@ -214,7 +217,7 @@ def test_neutral_activation_is_refilled_and_never_two_of_a_kind():
 def test_starting_player_must_activate_one_neutral_for_free():
     g = new(first=0)
     for d in COLOURS:
-        a(g, 0, "secret", division=d)
+        a(g, 0, "secret", division=d, n=1)
     assert g.to_act() == [0]
     assert [x["type"] for x in g.legal_actions(0)] == ["free_neutral", "free_neutral"]
     cid = g.state["faceup"][0]
@@ -241,7 +244,7 @@ def test_int_attack_gives_fewer_new_secrets_next_phase_1(neutral, expect):
         elif g.state["phase"] == "p1":
             acts = g.legal_actions(s)
             free = [x for x in acts if x["type"] == "free_neutral"]
-            g.apply(s, free[0] if free else {"type": "secret", "division": "SUP"})
+            g.apply(s, free[0] if free else {"type": "secret", "division": "SUP", "n": 1})
         else:
             g.apply(s, {"type": "pass"} if {"type": "pass"} in g.legal_actions(s) else g.legal_actions(s)[-1])
     assert g.state["p1"]["left"] == expect
@@ -683,7 +686,7 @@ def test_foil_blocks_infiltration_in_the_next_phase_2_only():
         elif g.state["phase"] == "p1":
             acts = g.legal_actions(s)
             free = [x for x in acts if x["type"] == "free_neutral"]
-            g.apply(s, free[0] if free else {"type": "secret", "division": "SUP"})
+            g.apply(s, free[0] if free else {"type": "secret", "division": "SUP", "n": 1})
         elif g.state["phase"] == "p2":
             a(g, s, "end")
         else:

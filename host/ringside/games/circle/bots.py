@@ -98,14 +98,25 @@ class HeuristicBot(_CardBot):
                     [COLOURS[d] for d in lead]]
             if tops:
                 return max(tops, key=lambda a: (game.card[a["card"]]["vp"], a["card"]))
-        ok = [d for d in range(4) if mine[d] < 12] or list(range(4))
-        close = [d for d in ok if -3 <= margins[d] <= 1]
-        if close:
-            d = max(close, key=lambda d: (margins[d], -d))
-        else:
-            ahead = [d for d in ok if margins[d] >= 2]
-            d = min(ahead, key=lambda d: (margins[d], d)) if ahead else max(ok, key=lambda d: margins[d])
-        return {"type": "secret", "division": COLOURS[d]}
+        # place the secrets one by one in the head, then send the first run to one division
+        left = s["p1"]["left"]
+        mine = list(mine)
+        plan = []
+        for _ in range(left):
+            ok = [d for d in range(4) if mine[d] < 12] or list(range(4))
+            close = [d for d in ok if -3 <= margins[d] <= 1]
+            if close:
+                d = max(close, key=lambda d: (margins[d], -d))
+            else:
+                ahead = [d for d in ok if margins[d] >= 2]
+                d = min(ahead, key=lambda d: (margins[d], d)) if ahead else max(ok, key=lambda d: margins[d])
+            plan.append(d)
+            mine[d] += 1
+            margins[d] += 1
+        n = 1
+        while n < len(plan) and plan[n] == plan[0]:
+            n += 1
+        return {"type": "secret", "division": COLOURS[plan[0]], "n": n}
 
     # ----- phase 2 -----
     def _p2(self, game, me, acts):

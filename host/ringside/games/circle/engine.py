@@ -10,7 +10,7 @@ decides what next ({"seat": seat or "chance", "kind": ...}):
     first     chance: who is the first starting player
     agency    a player chooses a secret agency (starting player first, then clockwise)
     draw      chance: the neutral card turned face up (set-up, and refills)
-    p1        phase 1: activate a spy, or place one of this phase's secrets
+    p1        phase 1: activate a spy, or place n of this phase's secrets in one division
     p2        phase 2: use a spy, infiltrate, activate the marker, unmask, or end
     param     the parameters of the spy action being used (targets), one pick at a time
     cancel    the homeland agency of the acting spy: cancel the action or allow it
@@ -391,7 +391,7 @@ class Circle(Game):
         if p1["left"] >= ACTIVATION_COST and not p1["neutral"]:
             out += [{"type": "activate", "card": c} for c in s["faceup"]]
         if p1["left"] > 0:
-            out += [{"type": "secret", "division": d} for d in COLOURS]
+            out += [{"type": "secret", "division": d, "n": k} for d in COLOURS for k in range(1, p1["left"] + 1)]
         return out
 
     def _do_p1(self, seat, a):
@@ -400,10 +400,12 @@ class Circle(Game):
         ev = []
         if a["type"] == "secret":
             d = COLOURS.index(a["division"])
-            p1["left"] -= 1
-            ev.append(event("secret", "%s puts a secret in %s" % (self.players[seat], a["division"]),
-                            seat=seat, division=a["division"]))
-            self._add_secret(seat, d, ev)
+            p1["left"] -= a["n"]
+            ev.append(event("secret", "%s puts %d secret%s in %s" % (self.players[seat], a["n"], "s" if a["n"] > 1 else "",
+                                                                    a["division"]),
+                            seat=seat, division=a["division"], n=a["n"]))
+            for _ in range(a["n"]):
+                self._add_secret(seat, d, ev)
             return ev
         cid = a["card"]
         if cid in s["faceup"]:
