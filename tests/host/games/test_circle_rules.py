@@ -737,3 +737,38 @@ def test_illegal_actions_change_nothing_and_say_why():
     with pytest.raises(IllegalAction):
         a(g, 1, "end")
     assert json.dumps(g.state, sort_keys=True) == before
+
+
+def test_only_this_phases_secrets_pay_for_an_activation():
+    g = new(first=1)
+    g.state["players"][1]["secrets"] = [9, 9, 9, 9]       # old secrets do not count
+    a(g, 1, "secret", division="INT", n=3)
+    acts = g.legal_actions(1)
+    assert not any(x["type"] == "activate" for x in acts)
+    assert g.state["players"][1]["secrets"][0] == 12
+
+
+def test_winning_an_auction_does_not_require_the_auction_spy():
+    g = at_p2(first=0)
+    for q in g.state["wheel"]:
+        q.clear()
+    spy = give(g, 1, g.state["stacks"][2][0])
+    cid = g.state["stacks"][4][0]
+    on_wheel(g, cid, 1)
+    for p, v in enumerate([3, 3, 0, 0]):
+        g.state["players"][p]["secrets"][1] = v
+    end_p2(g)
+    a(g, 0, "raise")
+    a(g, 1, "raise")
+    a(g, 0, "drop")
+    assert g.legal_actions(1) == [{"type": "auction_spy", "card": spy}, {"type": "pay_in_full"}]
+    a(g, 1, "pay_in_full")
+    assert g.state["players"][1]["secrets"][1] == 1 and spy in g.state["players"][1]["ready"]
+
+
+def test_the_bodyguard_protects_spies_not_the_player():
+    g, guard, target, foil = guard_setup(front=True)
+    a(g, 2, "use", card=foil)
+    a(g, 2, "pick", seat=1)
+    assert g.to_act() == [2]                                  # no repel offered
+    assert g.state["players"][1]["front"][0]["card"] == foil and guard in g.state["players"][1]["guards"]
