@@ -76,7 +76,7 @@ def reference_reply_value(bot, geo, pos, me, opp):
     nxt = (opp + 1) % n
     total = 0.0
     for die in rules.DIE_FACES:
-        best_g, vals = None, []
+        best_g, vals, every = None, [], []
         for m in rules.legal_moves(geo, pos, opp, die):
             p2, g, ended = B.move_gain(geo, pos, opp, m, die)
             quiet = m[0] != "remove" and p2.scores == pos.scores and \
@@ -84,11 +84,13 @@ def reference_reply_value(bot, geo, pos, me, opp):
             if ended and quiet and sum(1 for x in pos.board if x) >= 4:
                 ended, g = False, 0          # the fast path does not look for dead ends here
             v = g if ended else g + bot._leaf(geo, p2, opp, nxt)
+            every.append(v)
             if best_g is None or g > best_g:
                 best_g, vals = g, [v]
             elif g == best_g:
                 vals.append(v)
-        total += bot.sharp * max(vals) + (1 - bot.sharp) * sum(vals) / len(vals)
+        taking = bot.sharp * max(vals) + (1 - bot.sharp) * sum(vals) / len(vals)
+        total += bot.p_take * taking + (1 - bot.p_take) * sum(every) / len(every)
     return -total / 4.0
 
 
@@ -99,6 +101,7 @@ def test_the_strong_bots_quick_reply_evaluation_matches_plain_search():
         for k, (g, seat) in enumerate(positions(n, seed=20 + n, steps=300)):
             if k % 5:
                 continue
+            bot.p_take = (1.0, 0.3)[k % 2]
             opp = (seat + 1) % n
             fast = bot._reply_value(g.geo, g.pos().copy(), seat, opp, float("inf"))
             slow = reference_reply_value(bot, g.geo, g.pos().copy(), seat, opp)
@@ -139,6 +142,45 @@ def test_the_strong_bot_keeps_to_its_time_budget():
     bot = B.StrongBot(0, budget_s=5.0)
     bot.choose(g, seat)
     assert bot.last["depth"] == 2 and not bot.last["out_of_time"]
+
+
+def test_the_strong_bot_learns_how_often_an_opponent_takes_a_circle():
+    """It follows the log: a player who leaves circles on the table is modelled as taking
+    them less often; one who takes them, always."""
+    for other, seed, expect_low in ((B.RandomBot, 11, True), (B.GreedyBot, 12, False)):
+        bot = B.StrongBot(0, budget_s=60.0)
+        g = B.play_game([B.RandomBot(5), other(1)], seed=seed, max_actions=400)
+        stats = bot._observe(g, 0)             # seat 1, as the strong bot in seat 0 sees it
+        taken, could = stats.get(1, (0, 0))
+        assert could >= 3
+        rate = bot._take_rate(stats, 1)
+        assert (rate < 0.75) if expect_low else (rate == 1.0 and taken == could)
+        assert bot._watch["ok"]
+        # undo is followed too: the count is rebuilt from the shorter log
+        u = g.undo(len(g.log) - 1)
+        assert bot._observe(u, 0) == {}
+
+
+def test_on_a_locked_board_the_strong_bot_spends_a_remove():
+    """Only turns for many turns (a full board): it covers a piece to change the position."""
+    g = games.new("doubles", NAMES[:2], seed=1)
+    g.apply(CHANCE, {"type": "toss", "first": 0})
+    squares = g.geo.squares
+    layout = [1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]          # 2 players fill all 12 squares
+    owner = [0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 0, 1]
+    for sq, p, o in zip(squares, layout, owner):
+        g.state["hands"][o][p - 1] -= 1
+        g.state["board"][g.geo.index[sq]] = [o, p, LR]
+    bot = B.StrongBot(0, budget_s=60.0)
+    for k in range(14):
+        seat = g.state["turn"]
+        g.apply(CHANCE, {"type": "roll", "value": 4})
+        act = bot.choose(g, seat) if seat == 0 else {"type": "turn", "square": "a2"}
+        if act["type"] == "remove":
+            break
+        assert act["type"] == "turn"
+        g.apply(seat, act)
+    assert act["type"] == "remove" and B._quiet_actions(g.log) >= B.STALL_ACTIONS
 
 
 def match(a, b, games_n, seed):

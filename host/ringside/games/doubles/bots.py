@@ -25,6 +25,8 @@ from . import rules
 
 WIN = 1000.0          # value of a won game, in points
 REMOVE_VALUE = 0.5    # a remove kept in hand is a defence for later (points, strong bot's eval)
+STALL_ACTIONS = 24    # this many log entries of nothing but rolls and turns: the board is locked
+STALL_MARGIN = 2.0    # a remove then wins over a quiet move worth up to this many points more
 
 
 def _action(game, move) -> dict:
@@ -155,6 +157,16 @@ def best_gains(geo, pos, mover) -> list:
     return out
 
 
+def _quiet_actions(log) -> int:
+    """How many of the last log entries were only rolls, turns and timeouts."""
+    n = 0
+    for _, a in reversed(log):
+        if a["type"] not in ("roll", "turn", "timeout"):
+            break
+        n += 1
+    return n
+
+
 class _OutOfTime(Exception):
     pass
 
@@ -169,6 +181,48 @@ class StrongBot:
         self.budget_s = float(budget_s)
         self.depth = int(depth)
         self.last = {}     # statistics of the last choice: depth reached, moves, time
+        self._watch = None
+        self.p_take = 1.0  # the modelled opponent's chance of taking a circle it can take
+
+    # --- the opponents, as seen so far in this game ---
+    def _observe(self, game, me):
+        """Follow the game's log since the last call on a private copy of the position, and
+        count, for each other player, the turns where they could score a circle and the
+        turns they did. Returns {seat: (taken, could)}."""
+        w = self._watch
+        log = game.log
+        if (w is None or w["game"] != id(game) or w["n"] > len(log)
+                or w["prefix"] != (log[w["n"] - 1] if w["n"] else None)):
+            w = {"game": id(game), "n": 0, "prefix": None, "die": None, "stats": {}, "ok": True,
+                 "pos": rules.new_pos(game.geo, len(game.players), game.layout["hand"])}
+            self._watch = w
+        geo = game.geo
+        pos = w["pos"]
+        for seat, a in log[w["n"]:]:
+            t = a["type"]
+            if t == "roll":
+                w["die"] = a["value"]
+            elif t in ("add", "turn", "remove") and w["ok"]:
+                m = (t, geo.index[a["square"]], a.get("pattern", 0))
+                if rules.check_move(geo, pos, seat, *m):
+                    w["ok"] = False          # the position was set some other way: stop counting
+                    continue
+                could = seat != me and max(best_gains(geo, pos, seat)[w["die"] - 1], 0) > 0
+                circle, _, _ = rules.play(geo, pos, seat, *m, w["die"])
+                if could:
+                    taken, n = w["stats"].get(seat, (0, 0))
+                    w["stats"][seat] = (taken + (circle is not None), n + 1)
+        w["n"] = len(log)
+        w["prefix"] = log[-1] if log else None
+        if w["ok"] and pos.board != game.state["board"]:
+            w["ok"] = False
+        return w["stats"]
+
+    def _take_rate(self, stats, opp) -> float:
+        """The chance that `opp` takes a circle it can take: 1 at first (a sharp opponent),
+        learned from its turns (Laplace-style prior of 4 takes in 4)."""
+        taken, could = stats.get(opp, (0, 0))
+        return (taken + 4.0) / (could + 4.0)
 
     # leaf: the position after `last_mover` moved, `nxt` to roll next
     def _leaf(self, geo, pos, me, nxt) -> float:
@@ -182,7 +236,8 @@ class StrongBot:
         """Expected value for `me` after the opponent `opp` rolls and moves. The opponent is
         modelled as taking the most points it can now, and with probability `sharp` also
         picking, among those, the reply that leaves `me` least (a perfect defender); otherwise
-        any of them (the defence it may miss).
+        any of them (the defence it may miss). With probability 1 - p_take (learned from the
+        opponent's play in this game, see _observe) it plays any legal move instead.
 
         A reply that only sets a piece down or turns it (no circle, no remove) changes the
         corners round one square: those are recomputed, the rest reused (exact once four or
@@ -209,9 +264,11 @@ class StrongBot:
         for die in rules.DIE_FACES:
             best_g = None
             vals = []
-            for m in rules.legal_moves(geo, pos, opp, die):
+            all_sum = 0.0
+            moves = rules.legal_moves(geo, pos, opp, die)
+            for m in moves:
                 count += 1
-                if count & 31 == 0 and time.perf_counter() > deadline:
+                if count & 15 == 0 and time.perf_counter() > deadline:
                     raise _OutOfTime
                 kind, s, pat = m
                 quiet = False
@@ -251,11 +308,13 @@ class StrongBot:
                 else:
                     p2, g, ended = move_gain(geo, pos, opp, m, die)
                     v = g if ended else g + self._leaf(geo, p2, opp, nxt)
+                all_sum += v
                 if best_g is None or g > best_g:
                     best_g, vals = g, [v]
                 elif g == best_g:
                     vals.append(v)
-            total += self.sharp * max(vals) + (1.0 - self.sharp) * sum(vals) / len(vals)
+            taking = self.sharp * max(vals) + (1.0 - self.sharp) * sum(vals) / len(vals)
+            total += self.p_take * taking + (1.0 - self.p_take) * all_sum / len(moves)
         return -total / 4.0
 
     def choose(self, game, seat) -> dict:
@@ -265,6 +324,7 @@ class StrongBot:
         geo, pos, die = game.geo, game.pos(), game.state["die"]
         n = len(game.players)
         opp = (seat + 1) % n
+        self.p_take = self._take_rate(self._observe(game, seat), opp)
         moves = rules.legal_moves(geo, pos, seat, die)
         # depth 1: my gain and the next mover's expected best immediate reply
         first = []
@@ -290,6 +350,14 @@ class StrongBot:
                 pass
         top = max(values.values())
         best = [m for m in moves if values[m] >= top - 1e-9]
+        if _quiet_actions(game.log) >= STALL_ACTIONS:
+            # a locked board where only turns happen: a remove (within STALL_MARGIN of the best
+            # move) frees a square, to make new chances, or spends a remove that keeps a won
+            # game from ending
+            removes = [m for m in moves if m[0] == "remove" and values[m] >= top - STALL_MARGIN]
+            if removes:
+                top = max(values[m] for m in removes)
+                best = [m for m in removes if values[m] >= top - 1e-9]
         self.last = {"depth": reached, "out_of_time": reached < self.depth, "moves": len(moves),
                      "ms": (time.perf_counter() - t0) * 1000}
         return _action(game, self.rng.choice(best))
