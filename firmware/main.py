@@ -13,6 +13,13 @@ import sys
 import time
 
 _RED = 40            # red level of the fault blink (0..255)
+_LOOP_MS = 8         # the main loop's period: a step, then sleep for what is left
+
+try:
+    _sleep_ms = time.sleep_ms
+except AttributeError:  # CPython (tests)
+    def _sleep_ms(ms):
+        time.sleep(ms / 1000)
 _BLINK_S = 0.5       # half period of the fault blink
 
 
@@ -84,6 +91,7 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
     try:
         from ringfw import board_rp2040 as board
         from ringfw.controller import Controller
+        from ringfw.compat import tdiff
         clock = board.Clock()
         print("ringside: starting %d sensors" % len(ring.sensors))
         sensors = board.RangeSensors(ring)
@@ -109,6 +117,11 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
             board.boot_grace(now)
             ctl.step(now)
             k += 1
+            # Pace the loop: a step every _LOOP_MS is fast enough for 33 ms sensor readings
+            # and leaves the rest of the core idle (less heat, less USB current).
+            spare = _LOOP_MS - tdiff(clock.ticks_ms(), now)
+            if spare > 0:
+                _sleep_ms(spare)
     except KeyboardInterrupt:  # Ctrl-C inside the boot grace: stop cleanly, REPL usable
         board.release_repl()
         print("ringside: interrupted, REPL released")

@@ -27,7 +27,7 @@ from ringfw import timer as T
 from ringfw.compat import const, tdiff
 from ringfw.geometry import FULL_TURN, wrap
 
-FRAME_MS = const(25)          # at most 40 frames a second (a 60-LED write is ~1.8 ms)
+FRAME_MS = const(40)          # at most 25 frames a second (a 60-LED write is ~1.8 ms)
 PULSE_MS = const(1500)        # a landing pulse: three 500 ms swells
 PULSE_PERIOD = const(500)
 BREATH_MS = const(2000)       # player indicator breathing period
@@ -90,6 +90,10 @@ class Leds:
         self.cap = power.brightness_cap(ring)
         self.bright = 255
         self.eff = power.scale(255, self.cap)   # the brightness every channel is scaled by
+        # every channel value 0..255 at that brightness (and under the power cap), looked up
+        # rather than computed three times per LED per frame
+        self.lut = bytearray(256)
+        self._fill_lut()
         # where each LED is: its space on the current side and its place in the sweep
         self.space_of = bytearray(n)
         self.tpos = array("H", [0] * n)
@@ -174,7 +178,14 @@ class Leds:
     def set_brightness(self, v):
         self.bright = v
         self.eff = power.scale(v, self.cap)
+        self._fill_lut()
         self.dirty = True
+
+    def _fill_lut(self):
+        eff = self.eff
+        lut = self.lut
+        for v in range(256):
+            lut[v] = power.scale(v, eff)
 
     def pulse(self, k, colour, now):
         self.pulse_sp = k
@@ -256,7 +267,7 @@ class Leds:
         buf = self.buf
         eff = self.eff
         heat = self.heat
-        sc = power.scale  # the power cap, on every channel of every frame
+        lut = self.lut  # brightness and the power cap, on every channel of every frame
         space_of = self.space_of
         sp_col = self.sp_col
         tpos = self.tpos
@@ -330,9 +341,9 @@ class Leds:
                 if c < 0:
                     c = self.ground
             j = 3 * i
-            buf[j] = sc((c >> 8) & 255, eff)
-            buf[j + 1] = sc((c >> 16) & 255, eff)
-            buf[j + 2] = sc(c & 255, eff)
+            buf[j] = lut[(c >> 8) & 255]
+            buf[j + 1] = lut[(c >> 16) & 255]
+            buf[j + 2] = lut[c & 255]
 
     # ----- for the host and the tests -----
     def rgb(self, i):

@@ -281,7 +281,8 @@ class Tracker:
         return wrap(self.rest) if self.state == _REST else -1
 
     def moving(self):
-        return self.state == _MOVING or self.state == _SETTLING
+        """True while a flicked marble rolls (not while a marble just set down settles)."""
+        return self.state == _MOVING or (self.state == _SETTLING and self.flicked)
 
     # ----- states -----
     def _acquire(self, now, ang):

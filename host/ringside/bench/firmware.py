@@ -40,7 +40,7 @@ while i < %d:
 
 
 def _record(seconds: int, seed: int) -> SimBoard:
-    b = SimBoard(seed=seed, record=True)
+    b = SimBoard(seed=seed, record=True)   # steps every 8 ms, as firmware/main.py paces the board
     b.place(90.0)
     b.advance(1000)
     travels = [140.0, -220.0, 90.0, -60.0, 300.0, -150.0, 45.0, -400.0, 200.0, -100.0]
@@ -58,8 +58,8 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
     feed = b.feed_bytes()
     sim_s = b.now / 1000.0
     readings = sum(len(r[1]) for r in b.recording)
-    full = vm.run_feed(b.ring_bytes, feed, lock_heap=True, out_cap=1 << 16)
-    dry = vm.run_feed(b.ring_bytes, feed, dry=True, out_cap=1 << 16)
+    full = vm.run_feed(b.ring_bytes, feed, lock_heap=True, out_cap=1 << 16, pixel_sum=False)
+    dry = vm.run_feed(b.ring_bytes, feed, dry=True, out_cap=1 << 16, pixel_sum=False)
     step_fuel = full["fuel"] - dry["fuel"]
     n1, n2 = 20_000, 40_000
     per_iter = (vm.fuel_of(_CAL_LOOP % n2) - vm.fuel_of(_CAL_LOOP % n1)) / (n2 - n1)

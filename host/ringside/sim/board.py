@@ -115,7 +115,7 @@ class SimBoard:
     def __init__(self, ring_bytes: bytes | None = None, *, seed: int = 0, tilt_deg: float = 0.0,
                  low_deg: float | None = None, faults: dict | None = None,
                  sensor_params: SensorParams | None = None,
-                 physics_params: PhysicsParams | None = None, loop_ms: int = 4,
+                 physics_params: PhysicsParams | None = None, loop_ms: int = 8,
                  record: bool = False, start_ms: int = 0):
         self.ring_bytes = ring_bytes if ring_bytes is not None else default_ring_bytes()
         self.ring_dict = json.loads(self.ring_bytes)

