@@ -49,3 +49,11 @@ def test_wilson_interval():
     assert lo < 0.5 < hi and abs((lo + hi) / 2 - 0.5) < 1e-3
     with pytest.raises(ValueError):
         bench.run(0)
+
+
+def test_bench_command_prints_json(capsys):
+    assert bench.main(["-n", "2", "--seed", "5", "--json"]) == 0
+    r = json.loads(capsys.readouterr().out)
+    assert r["games"] == 2 and set(r) >= {"errors", "heuristic_win_rate", "heuristic_win_rate_ci95", "circle_win_rate"}
+    assert bench.main(["-n", "0"]) == 2
+    assert "at least one game" in capsys.readouterr().out

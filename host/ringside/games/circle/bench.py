@@ -9,6 +9,8 @@ An error is a game that raised or did not end within max_actions.
 """
 from __future__ import annotations
 
+import argparse
+import json
 import math
 import random
 import time
@@ -77,3 +79,28 @@ def run(n: int = 200, seed: int = 1) -> dict:
             "circle_win_rate": round(circle / done, 4) if done else 0.0,
             "avg_turns": round(turns / done, 2) if done else 0.0,
             "games_per_second": round(n / dt, 2)}
+
+
+def main(argv=None) -> int:
+    """python -m ringside.games.circle.bench [-n 200] [--seed 1] [--json]"""
+    ap = argparse.ArgumentParser(prog="python -m ringside.games.circle.bench",
+                                 description="The Circle: 1 heuristic player against 3 random ones")
+    ap.add_argument("-n", type=int, default=200, help="games (default 200)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args(argv)
+    try:
+        r = run(args.n, args.seed)
+    except ValueError as e:
+        print("error: %s" % e)
+        return 2
+    if args.json:
+        print(json.dumps(r))
+    else:
+        for k, v in r.items():
+            print("%-26s %s" % (k, v))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

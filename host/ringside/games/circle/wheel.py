@@ -18,8 +18,6 @@ grey when unowned. A queue longer than the segment's LEDs shows white on its las
 """
 from __future__ import annotations
 
-import math
-
 RGB = {"red": "ff0000", "blue": "0040ff", "green": "00c000", "yellow": "ffc000", "white": "ffffff",
        "black": "300030", "grey": "606060"}
 GOLD = "ffb000"
@@ -87,5 +85,3 @@ def turned(view: dict) -> dict:
     w = {s["number"]: s["spies"] for s in view["wheel"]}
     return dict(view, wheel=[{"number": k, "spies": w[k % 8 + 1]} for k in range(1, 9)])
 
-
-assert math.isclose(number_centre_deg(8), TOP_DEG)
