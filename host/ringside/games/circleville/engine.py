@@ -1229,6 +1229,11 @@ class Circleville(Game):
             return a["vp"] * sum(1 for t in S["players"][seat]["tiles"] if t["kind"] == "achievement")
         return 0
 
+    def describe(self, a: dict) -> str:
+        """One action in plain words (menus)."""
+        from .render import describe
+        return describe(self, a)
+
     # ------------------------------------------------------------------ view
     def _view(self, seat):
         S = self.S
@@ -1241,7 +1246,7 @@ class Circleville(Game):
                           "blue": "%d/%d" % (len(s["blue"]), b["sections"][i + 1]["blue"]),
                           "structures": [i2["kind"] + ("*" if i2["cubes"] else "") for i2 in s["icons"]],
                           "plots": [p["kind"] or "-" for p in s["plots"]],
-                          "beautify": [list(x) for x in s["beautify"]], "number": s["number"],
+                          "beautify": [list(x) for x in s["beautify"]], "number_cube": s["number"],
                           "cubes": {self.players[k]: v[0] for k, v in self.section_cubes(i + 1).items()}}
                          for i, s in enumerate(S["sections"])],
             "queue": list(S["queue"]),

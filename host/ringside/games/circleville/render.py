@@ -1,0 +1,128 @@
+"""Squaring Circleville as text (for the terminal player) and the rondel as an LED scene.
+
+    render(game) -> str          sections, queue, rondel, year track, each mat, scores
+    describe(game, action) -> str  one action in plain words (for menus)
+    rondel_scene(game) -> dict   the courthouse rondel on the LED ring: eight segments in the
+                                 space colours, each assistant in its player's colour, and the
+                                 active player's possible destinations to pulse
+"""
+from __future__ import annotations
+
+from ringside.games import CHANCE
+
+from .engine import COLOURS
+
+SHORT = {"red": "R", "blue": "B", "orange": "O", "green": "G", None: "."}
+STRUCT = {"golden": "g", "silver": "s", "brown": "b", "natural": "n"}
+RGB = {"red": "ff2000", "blue": "0040ff", "orange": "ff8000", "green": "00c020"}
+PLAYER_RGB = ("ffe000", "a000ff", "00e0c0", "ffffff")   # yellow, purple, teal, white
+
+
+def _sec_line(s):
+    structs = "".join(STRUCT[x.rstrip("*")] + ("x" if x.endswith("*") else "") for x in s["structures"]) or "-"
+    cubes = " ".join("%s:%d" % (k, n) for k, n in s["cubes"].items()) or "no cubes"
+    return "red %s blue %s structures %s  %s" % (s["red"], s["blue"], structs, cubes)
+
+
+def render(g) -> str:
+    v = g.view(None)
+    lines = ["Squaring Circleville - %s" % ("game over" if g.over else "%s to act" % (
+        ", ".join(g.seat_name(x) for x in g.to_act())))]
+    lines.append("Sections (x = razed):")
+    for s in v["sections"]:
+        b = g.board["sections"][s["number"]]
+        sup = [p["name"] for p in v["players"] if p["supervisor"] == s["number"]]
+        if s["done"]:
+            plots = " ".join("-" if p == "-" else STRUCT[p] for p in s["plots"])
+            beau = sum(1 for x in s["beautify"] if x)
+            first = g.players[s["number_cube"]] if s["number_cube"] is not None else "-"
+            body = "complete  plots [%s]  beautified %d/%d  first place: %s" % (plots, beau, len(s["beautify"]), first)
+        else:
+            body = _sec_line(s)
+        lines.append("  %2d Q%d %s%s" % (s["number"], b["quadrant"], body,
+                                             ("  supervisors: " + ", ".join(sup)) if sup else ""))
+    lines.append("Queue (%d/12): %s" % (len(v["queue"]), " ".join(v["queue"]) or "empty"))
+    rondel = []
+    for r in v["rondel"]:
+        who = "".join(n[0] for n in r["assistants"])
+        rondel.append("%d:%s/%s%s%s" % (r["space"], SHORT[r["colour"]], SHORT[r["top"]] if r["top"] else "-",
+                                        "x%d" % r["tiles"], "[%s]" % who if who else ""))
+    lines.append("Rondel (space:colour/top tile x tiles [assistants]): " + "  ".join(rondel))
+    lines.append("Upcoming: %d face down, bag: %d" % (v["upcoming"], v["bag"]))
+    years = []
+    for y in v["years"]:
+        if y["bonus"] or y["achievement"]:
+            years.append("%d:%s%s" % (y["year"], (y["bonus"] or "-").replace("_", " "),
+                                      "+A%d" % y["achievement"] if y["achievement"] else ""))
+    lines.append("Year track: " + (", ".join(years) or "empty"))
+    lines.append("Achievements table: " + "; ".join("%s %s" % (r, ids) for r, ids in v["achievements_table"].items() if ids))
+    lines.append("Equipment available: %s" % (" ".join(map(str, v["equipment"])) or "none"))
+    for i, p in enumerate(v["players"]):
+        mark = ">" if v["active"] == i else " "
+        lines.append("%s %-8s %3d VP  cubes %2d  levels %s  tiles %s  year bonus %s  quadrants %s  sup %d" % (
+            mark, p["name"], p["score"], p["supply"],
+            " ".join("%s%d" % (SHORT[c], p["levels"][c]) for c in COLOURS),
+            ", ".join(p["tiles"]) or "-", ", ".join(p["year_bonus"]) or "-", "/".join(p["quadrants"]), p["supervisor"]))
+    t = v["turn"]
+    if t and not g.over:
+        lines.append("Actions left: %s  supervisor moves left: %d%s" % (
+            " ".join("/".join(x) for x in t["actions_left"]) or "none", t["moves_left"],
+            "  (choosing: %s)" % t["pending"]["kind"] if t["pending"] else ""))
+    if g.over:
+        lines.append("Winner%s: %s (%s)" % ("s" if len(g.result["winners"]) > 1 else "",
+                                           ", ".join(g.result["winners"]), g.result["reason"]))
+    return "\n".join(lines)
+
+
+def describe(g, a: dict) -> str:
+    t = a.get("type")
+    if t == "rondel":
+        c = g.board["rondel"][a["space"]]
+        st = g.state["stacks"][a["space"]]
+        extra = " (Flexible Assistant)" if a.get("bonus") else (" counter-clockwise" if a.get("ccw") else "")
+        return "assistant to space %d: %s + %s%s" % (a["space"], c, st[-1] if st and st[-1] else "nothing", extra)
+    if t == "act":
+        words = {"move": "move the supervisor up to 3", "equipment": "take equipment tile %s" % a.get("tile"),
+                 "beautify": "beautify section %s" % a.get("section"),
+                 "improve": "improve the structure on plot %s of section %s" % (a.get("plot"), a.get("section")),
+                 "achievement": "claim achievement tile %s" % a.get("tile")}
+        what = "%s basic action" % a["action"] if a["action"] in COLOURS else words[a["action"]]
+        ret = " (returning equipment %d)" % a["return"] if "return" in a else ""
+        return "%s action: %s%s%s" % (a["colour"], what, ret, " at level 5" if a.get("boost") else "")
+    if t == "move":
+        return "supervisor to section %d" % a["to"]
+    if t == "use_bonus":
+        rest = ", ".join("%s %s" % (k, v) for k, v in a.items() if k not in ("type", "kind"))
+        return "use year bonus %s%s" % (a["kind"].replace("_", " "), (": " + rest) if rest else "")
+    if t == "raze":
+        return "raze a %s structure" % a["structure"]
+    if t == "build":
+        return "build in section %d" % a["section"]
+    if t == "pull":
+        return "pull a cube off a %s square of section %d" % (a["road"], a["section"])
+    if t == "resolve":
+        return "resolve section %d first" % a["section"]
+    if t == "take_bonus":
+        return "take the year bonus tile of %d" % a["year"]
+    if t == "place_flipped":
+        return "put the used year bonus tile in the %s column" % a["colour"]
+    if t == "bonus_action":
+        return "bonus action (return top tiles%s)" % (", keep %s" % a["keep"] if a.get("keep") else "")
+    if t == "end_turn":
+        return "end the turn (take the action tile)"
+    return t.replace("_", " ") if t else str(a)
+
+
+def rondel_scene(g) -> dict:
+    """The rondel on the LED ring: 8 segments of 45 degrees (space k centred at 90 - 45k degrees,
+    counter-clockwise from east, so space 0 is at the top and play runs clockwise)."""
+    segs = []
+    for k, c in enumerate(g.board["rondel"]):
+        segs.append({"space": k, "centre_deg": (90 - 45 * k) % 360, "width_deg": 45, "colour": RGB[c]})
+    assistants = [{"space": p["assistant"], "colour": PLAYER_RGB[i % 4], "player": g.players[i]}
+                  for i, p in enumerate(g.state["players"])]
+    pulse = []
+    act = g.to_act()
+    if act and act != [CHANCE] and g.state["phase"] == "rondel":
+        pulse = sorted({a["space"] for a in g.legal_actions(act[0]) if a["type"] == "rondel" and not a.get("bonus")})
+    return {"segments": segs, "assistants": assistants, "pulse": pulse}
