@@ -772,3 +772,24 @@ def test_the_bodyguard_protects_spies_not_the_player():
     a(g, 2, "pick", seat=1)
     assert g.to_act() == [2]                                  # no repel offered
     assert g.state["players"][1]["front"][0]["card"] == foil and guard in g.state["players"][1]["guards"]
+
+
+@pytest.mark.parametrize("junk", [{}, "secret", {"type": "secret"}, {"type": "secret", "division": "INT", "n": "4"},
+                                  {"type": "secret", "division": "INT", "n": 5}, {"type": "activate", "card": None},
+                                  {"type": "free_neutral", "card": ["x"]}])
+def test_junk_actions_are_refused_with_a_reason(junk):
+    g = new(first=0)
+    before = json.dumps(g.state, sort_keys=True)
+    with pytest.raises(IllegalAction):
+        g.apply(0, junk)
+    assert json.dumps(g.state, sort_keys=True) == before
+
+
+def test_a_damaged_save_is_refused_and_a_good_one_replays():
+    g = at_p2()
+    text = g.to_json()
+    assert json.dumps(games.load(text).state, sort_keys=True) == json.dumps(g.state, sort_keys=True)
+    d = json.loads(text)
+    d["log"][5][1] = {"type": "draw", "card": "nope"}
+    with pytest.raises(GameError, match="does not replay"):
+        games.load(json.dumps(d))
