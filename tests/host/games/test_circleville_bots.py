@@ -30,3 +30,19 @@ def test_bench_reports_the_issue_fields():
     out = bench.run(2, seed=4)
     assert out["games"] == 2 and out["errors"] == 0 and out["completed_town"] == 2
     assert out["games_per_second"] > 0 and out["avg_score"] > 20 and out["avg_turns"] > 10
+
+
+def test_a_whole_heuristic_game_replays_to_the_same_state():
+    import ringside.games as G
+    g = B.play_game([B.HeuristicBot(i) for i in range(3)], seed=11)
+    again = G.load(g.to_json())
+    assert g.over and again.over and again.state == g.state and again.result == g.result
+
+
+def test_bots_fit_the_terminal_player():
+    g = B.play_game([B.HeuristicBot(0), B.HeuristicBot(1)], seed=1, max_actions=120)
+    seat = g.to_act()[0]
+    for bot in (B.make("good", 1), B.make("random", 2)):
+        assert bot.wants_flick(g, seat) is False and not bot.aims
+        if seat != CHANCE:
+            assert bot.choose(g, seat, random.Random(1)) in g.legal_actions(seat)

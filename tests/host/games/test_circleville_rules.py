@@ -407,3 +407,14 @@ def test_empty_bag_leaves_upcoming_slot_empty():
     while g.to_act() == [CHANCE]:
         g.apply(CHANCE, g.chance_action())
     assert g.state["stacks"][1] == ["red"] * 4 and g.state["upcoming"] == []
+
+
+def test_bonus_action_needs_a_tile_in_every_column():
+    g = game(3)
+    seat = rondel_to(g, 1, stack=[])
+    P(g)["mat"] = {"red": ["tile"], "blue": ["tile"], "orange": ["tile"], "green": []}
+    g.apply(seat, {"type": "act", "colour": "red", "action": "move"})
+    g.apply(seat, {"type": "stop"})
+    assert not [a for a in g.legal_actions(seat) if a["type"] == "bonus_action"]
+    with pytest.raises(IllegalAction, match="each of the four columns"):
+        g.apply(seat, {"type": "bonus_action"})

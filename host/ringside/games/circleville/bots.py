@@ -24,14 +24,23 @@ def _check_turn(game, seat):
         raise IllegalAction("it is not %s's move" % game.seat_name(seat))
 
 
-class RandomBot:
+class _Bot:
+    """What the terminal player asks of a bot: Circleville has no flicks."""
+    aims = False
+    skill = 0.0
+
+    def wants_flick(self, game, seat) -> bool:
+        return False
+
+
+class RandomBot(_Bot):
     """A uniformly random legal action."""
     name = "random"
 
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, game, seat) -> dict:
+    def choose(self, game, seat, rng=None) -> dict:
         _check_turn(game, seat)
         return self.rng.choice(game.legal_actions(seat))
 
@@ -52,7 +61,7 @@ def distances(game, start: int) -> dict:
     return {s: dist.get(node[s], 99) for s in range(1, 21)}
 
 
-class HeuristicBot:
+class HeuristicBot(_Bot):
     """Finishes sections: see the module docstring."""
     name = "heuristic"
 
@@ -100,7 +109,7 @@ class HeuristicBot:
         return 2 * min(lv, len(game.state["queue"]), plots) if game._sec(sup)["done"] else 0.3
 
     # --- choosing
-    def choose(self, game, seat) -> dict:
+    def choose(self, game, seat, rng=None) -> dict:
         _check_turn(game, seat)
         acts = game.legal_actions(seat)
         S = game.state

@@ -38,6 +38,16 @@ def _rank_values(box: list, players: int, highlighted: int) -> list:
     return list(box)
 
 
+class _NoRingSide:
+    """Squaring Circleville uses no marble: no ring side (the Table reads game.side.name)."""
+    name = ""
+    n = 8
+    ids: list = []
+
+    def __contains__(self, space) -> bool:
+        return False
+
+
 @register
 class Circleville(Game):
     name = "circleville"
@@ -45,6 +55,7 @@ class Circleville(Game):
     min_players = 2
     max_players = 4
     default_options = {"start": None, "board": None, "tiles": None}
+    side = _NoRingSide()
 
     # ------------------------------------------------------------------ set-up
     def _setup(self):

@@ -108,6 +108,16 @@ def describe(g, a: dict) -> str:
         return "put the used year bonus tile in the %s column" % a["colour"]
     if t == "bonus_action":
         return "bonus action (return top tiles%s)" % (", keep %s" % a["keep"] if a.get("keep") else "")
+    if t == "deal_achievement":
+        return "achievement tile %d is dealt" % a["tile"]
+    if t == "reveal_equipment":
+        return "equipment tile %d is revealed" % a["tile"]
+    if t == "deal_year_bonus":
+        return "a %s year bonus tile is dealt" % a["kind"].replace("_", " ")
+    if t == "draw":
+        return "a %s action tile comes out of the bag" % a["colour"]
+    if t == "first_player":
+        return "%s goes first" % g.players[a["seat"]]
     if t == "end_turn":
         return "end the turn (take the action tile)"
     return t.replace("_", " ") if t else str(a)
