@@ -245,6 +245,14 @@ def test_yb_flexible_supervisor_plus_normal_move():
     assert P(g)["supervisor"] == 5
 
 
+def test_yb_usable_before_the_rondel_move_too():
+    g = game(3)
+    seat = active(g)
+    P(g)["bonus"] = ["flexible_supervisor"]
+    g.apply(seat, {"type": "use_bonus", "kind": "flexible_supervisor", "to": 17})
+    assert P(g)["supervisor"] == 17 and g.state["phase"] == "rondel"
+
+
 def test_yb_flexible_assistant_any_space_even_its_own():
     g = game(3)
     seat = active(g)

@@ -206,7 +206,7 @@ class HeuristicBot(_Bot):
             if st and st[-1] is not None:
                 v += 0.2 * (5 - game.mat_level(seat, st[-1]))   # a tile for a low column
             return v + self.rng.random() * 0.01
-        return max(acts, key=value)
+        return max([a for a in acts if a["type"] == "rondel"], key=value)
 
 
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "good": HeuristicBot}

@@ -372,7 +372,7 @@ class Circleville(Game):
         if ts["pending"]:
             return self._pending_legal(seat, ts["pending"])
         if S["phase"] == "rondel":
-            return self._rondel_legal(seat)
+            return self._rondel_legal(seat) + self._bonus_tile_legal(seat)
         # actions phase
         out.extend(self._act_legal(seat))
         if self._moves_available() > 0:
@@ -581,6 +581,8 @@ class Circleville(Game):
         if ts["pending"]:
             return self._apply_pending(seat, a)
         if S["phase"] == "rondel":
+            if t == "use_bonus":
+                return self._apply_bonus_tile(seat, a)
             if t != "rondel":
                 raise IllegalAction("first move your assistant on the courthouse rondel (step 1)")
             return self._apply_rondel(seat, a)
