@@ -793,3 +793,13 @@ def test_a_damaged_save_is_refused_and_a_good_one_replays():
     d["log"][5][1] = {"type": "draw", "card": "nope"}
     with pytest.raises(GameError, match="does not replay"):
         games.load(json.dumps(d))
+
+
+def test_every_legal_action_has_plain_words():
+    g = at_p2()
+    give(g, 0, g.state["stacks"][0][0])
+    for x in g.legal_actions(0):
+        text = g.describe(x)
+        assert text and "{" not in text
+    a(g, 0, "use", card=g.state["players"][0]["ready"][0])
+    assert all("division" in g.describe(x) for x in g.legal_actions(0))
