@@ -554,7 +554,7 @@ class Tracker:
         m1 = s1 // c1
         m2 = s2 // c2
         m3 = s3 // c3
-        lim = 45 if w <= 600 else 25
+        lim = 45 if w <= 600 else 15   # (cd) the long window has the readings to be strict
         if abs(m3 - m1) > lim or abs(m1 + m3 - 2 * m2) > lim:
             return
         # Still. The oldest third may hold the last of the marble's creep, so the rest
