@@ -54,6 +54,12 @@ def cmd_games(args) -> int:
     return 0
 
 
+def cmd_circle(args) -> int:
+    mod = _optional("ringside.games.circle.bench", "The Circle's benchmark")
+    _print(mod.run(args.n, args.seed), args.json)
+    return 0
+
+
 def register(sub) -> None:
     b = sub.add_parser("bench", help="benchmarks (JSON)")
     bs = b.add_subparsers(dest="bench", metavar="WHAT")
@@ -81,3 +87,8 @@ def register(sub) -> None:
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--json", action="store_true")
     g.set_defaults(func=cmd_games)
+    c = bs.add_parser("circle", help="The Circle: self-play games and bot results")
+    c.add_argument("-n", type=int, default=100)
+    c.add_argument("--seed", type=int, default=1)
+    c.add_argument("--json", action="store_true")
+    c.set_defaults(func=cmd_circle)

@@ -177,12 +177,14 @@ def _run(args, game, seats, meta, save=None) -> int:
 def _open_board(args, game, seed):
     """(port or None, mode word for the save, close function)."""
     from ringside.table import LinkPort, SimPort
+    # games played off the ring (Doubles, The Circle) have no board side to calibrate on
+    ring_side = getattr(getattr(game, "side", None), "name", None)
     if getattr(args, "sim", False):
         from ringside.sim.board import SimBoard
         board = SimBoard(seed=seed)
         port = SimPort(board)
-        if not args.no_calibrate:
-            calibrate_sim(board, game.side.name, print)
+        if not args.no_calibrate and ring_side:
+            calibrate_sim(board, ring_side, print)
         return port, "sim", None
     if getattr(args, "typed", False):
         return None, "typed", None
@@ -200,8 +202,8 @@ def _open_board(args, game, seed):
         def close():
             link.close()
             server.stop()
-        if not args.no_calibrate:
-            _calibrate_link(link, server, game.side.name)
+        if not args.no_calibrate and ring_side:
+            _calibrate_link(link, server, ring_side)
         return port, "sim-pty", close
     link = Link(args.port).open()       # None: find a Pico
     return LinkPort(link, simulated=False), "board", link.close

