@@ -427,3 +427,26 @@ def test_two_player_final_scoring_skips_highlighted_and_tie_to_action_tiles():
     # q1: 12 and 5 (8 skipped); q3 both 1: 12+5 = 17 shared, 9 each
     assert [p["score"] for p in S["players"]] == [10 + 12 + 9, 17 + 5 + 9]
     assert g.result["winners"] == ["Bob"]
+
+
+def test_town_that_cannot_be_finished_ends_the_game():
+    g = game(2, seed=4)
+    for n in range(1, 21):
+        if n not in (4, 9):
+            complete(g, n)
+    seat = rondel_to(g, 1, stack=[])
+    other = 1 - seat
+    g._sec(4)["blue"] = [other]                  # 4 needs 7 more; 9 needs 7; 1 cube elsewhere each
+    g._sec(9)["blue"] = [seat]
+    for p in g.state["players"]:
+        p["supply"] = 0
+    assert g.town_stuck()
+    g._sec(9)["red"] = [seat, seat, seat]        # now 4 could take 4 cubes from 9: not stuck
+    g._sec(9)["blue"] = [seat, seat, seat]
+    g._sec(4)["blue"] = [other, other, other]
+    g._sec(4)["icons"] = []
+    assert not g.town_stuck()
+    g._sec(9)["red"], g._sec(9)["blue"] = [], [seat]
+    g._sec(4)["blue"] = [other]
+    g.apply(seat, {"type": "end_turn"})
+    assert g.state["end"] and g.state["end_reason"].startswith("every player ran out of cubes")

@@ -101,6 +101,7 @@ class Circleville(Game):
             "stacks": [[None] * b["stack_size"] for _ in range(8)], "upcoming": [],
             "box": {c: 0 for c in COLOURS}, "discarded_bonus": 0, "bag_refilled": False,
             "first": None, "active": None, "turns": 0, "end": False, "final": None, "ts": None,
+            "end_reason": None,
         }
 
     # ------------------------------------------------------------------ helpers
@@ -1057,6 +1058,7 @@ class Circleville(Game):
             ev.append(event("score", "%s scores 3 VP." % self._who(seat), vp=3))
             if not S["end"]:
                 S["end"] = True
+                S["end_reason"] = "the 3 victory points tile was used"
                 ev.append(event("end", "The 3 victory points tile ends the game: the round finishes."))
             return ev
         raise IllegalAction("unknown year bonus %r" % kind)
@@ -1157,6 +1159,12 @@ class Circleville(Game):
             ts["flipped"] = []
         n = len(self.players)
         S["turns"] += 1
+        ev = []
+        if not S["end"] and self.town_stuck():
+            S["end"] = True
+            S["end_reason"] = "every player ran out of cubes: the town cannot be finished"
+            ev.append(event("end", "No player has a cube left and no section can be finished even by pulling "
+                                   "cubes back: the town cannot be finished. The round finishes."))
         last = (S["first"] - 1) % n
         if ts["final"]:
             nxt = (seat + 1) % n
@@ -1170,14 +1178,28 @@ class Circleville(Game):
             S["active"] = S["first"]
             S["ts"] = self._new_turn(S["first"], final=True)
             S["phase"] = "actions"
-            return [event("final", "The last round is over. Everyone takes one final action, starting with %s."
-                          % self._who(S["first"]))]
+            return ev + [event("final", "The last round is over. Everyone takes one final action, starting with %s."
+                               % self._who(S["first"]))]
         S["active"] = (seat + 1) % n
         S["phase"] = "rondel"
         S["ts"] = self._new_turn(S["active"])
-        return [event("turn", "%s's turn." % self._who(S["active"]))]
+        return ev + [event("turn", "%s's turn." % self._who(S["active"]))]
 
     # --- the end
+    def town_stuck(self) -> bool:
+        """True when no section can ever be finished: every supply is empty (cubes come back only
+        when a section is finished) and every unfinished section needs more cubes than all the
+        cubes on red and blue squares elsewhere, the only ones a player may pull back."""
+        S = self.S
+        if any(p["supply"] > 0 for p in S["players"]):
+            return False
+        open_ = [n for n in range(1, 21) if not self._sec(n)["done"]]
+        if not open_:
+            return False
+        roads = {n: len(self._sec(n)["red"]) + len(self._sec(n)["blue"]) for n in open_}
+        total = sum(roads.values())
+        return all(self.remaining_work(n) > total - roads[n] for n in open_)
+
     def quadrant_beautified(self, seat, q) -> int:
         return sum(1 for num in range(1, 21) if self.board["sections"][num]["quadrant"] == q
                    and any(seat in b for b in self._sec(num)["beautify"]))
@@ -1218,7 +1240,7 @@ class Circleville(Game):
         tiles = {s: sum(col.count("tile") for col in S["players"][s]["mat"].values()) for s in tied}
         most = max(tiles.values())
         winners = [self.players[s] for s in tied if tiles[s] == most]
-        reason = "the town is squared" if all(s["done"] for s in S["sections"]) else "the 3 victory points tile was used"
+        reason = S["end_reason"] or "the town is squared"
         S["phase"] = "over"
         self._finish(winners, scores, reason)
         ev.append(event("over", "%s win%s with %d VP." % (" and ".join(winners), "" if len(winners) > 1 else "s", best)))
