@@ -648,8 +648,9 @@ class Tracker:
                 hi = self.tp_last if self.tp_prev < self.tp_last else self.tp_prev
                 if lo - 100 <= x <= hi + 100:
                     self.swings_total += 1
-                    # the first swing seen measures the low point better than rests do
-                    if not self.tilted or self.swings_total == 1:
+                    # rests on both sides of the low point bound it better than a swing's
+                    # turning points (friction shifts those): use the swing only without them
+                    if not self.tilted and self.roll_n < 2:
                         self._report_tilt()
         elif not self.quiet:
             self._event(EV_PLACED, k, a, 0, 0, 0, 0)
@@ -678,7 +679,7 @@ class Tracker:
         if self.roll_n < 2:
             return
         low = wrap(self.roll_first + (self.roll_lo + self.roll_hi) // 2)
-        if not self.tilted or (self.swings_total == 0 and abs(sdiff(low, self.low)) >= 500):
+        if not self.tilted or abs(sdiff(low, self.low)) >= 500:
             self.tilted = True
             self.low = low
             self._event(EV_NOT_LEVEL, self.low, 0, 0, 0, 0, 0)
