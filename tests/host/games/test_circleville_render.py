@@ -27,3 +27,9 @@ def test_rondel_scene_segments_assistants_and_pulsing_destinations():
     assert sc["pulse"] == [1, 2, 3]
     assert [a["space"] for a in sc["assistants"]] == [0 if i == seat else 1 for i in range(3)]
     assert len({a["colour"] for a in sc["assistants"]}) == 3
+
+
+def test_terminal_player_hooks_no_flicks_no_ring_side():
+    g = game(2)
+    assert g.flick_request() is None and not g.side.name and "1" not in g.side
+    assert g.render_text() == R.render(g)

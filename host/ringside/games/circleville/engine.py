@@ -1264,6 +1264,15 @@ class Circleville(Game):
             return a["vp"] * sum(1 for t in S["players"][seat]["tiles"] if t["kind"] == "achievement")
         return 0
 
+    def flick_request(self):
+        """No flicks in Squaring Circleville (the ring shows the courthouse rondel)."""
+        return None
+
+    def render_text(self) -> str:
+        """The whole table as text: sections, queue, rondel, year track, mats, scores."""
+        from .render import render
+        return render(self)
+
     def describe(self, a: dict) -> str:
         """One action in plain words (menus)."""
         from .render import describe
