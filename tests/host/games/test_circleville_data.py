@@ -85,3 +85,17 @@ def test_user_tiles_errors_are_clear(tmp_path):
         D.load(tiles=str(p))
     with pytest.raises(D.DataError, match="cannot read"):
         D.load(board=str(tmp_path / "missing.json"))
+
+
+def test_a_users_board_file_is_played_and_a_bad_one_refused(tmp_path):
+    import ringside.games as G
+    b = copy.deepcopy(BOARD)
+    b["sections"][1]["score"] = [9, 6, 3, 1]          # section 2 scores more
+    p = tmp_path / "board.json"
+    p.write_text(json.dumps(b))
+    g = G.new("circleville", ["A", "B"], seed=1, options={"board": str(p)})
+    assert g.board["sections"][2]["score"] == [9, 6, 3, 1]
+    b["sections"][1]["structures"] = []
+    p.write_text(json.dumps(b))
+    with pytest.raises(G.GameError, match="board.json: .*structures"):
+        G.new("circleville", ["A", "B"], seed=1, options={"board": str(p)})

@@ -282,11 +282,14 @@ _CACHE: dict = {}
 
 def load(board=None, tiles=None) -> tuple[dict, dict]:
     """The board and tiles (defaults, a path, or a dict), validated. Raises DataError."""
-    key = (json.dumps(board, sort_keys=True), json.dumps(tiles, sort_keys=True))
+    bdata, bsrc = _read(board, "board.json")
+    tdata, tsrc = _read(tiles, "tiles.json")
+    try:
+        key = (json.dumps(bdata, sort_keys=True), json.dumps(tdata, sort_keys=True), bsrc, tsrc)
+    except (TypeError, ValueError):
+        raise DataError("the board or tiles data holds something that is not plain JSON") from None
     if key not in _CACHE:
-        bdata, bsrc = _read(board, "board.json")
         b = validate_board(bdata, bsrc)
-        tdata, tsrc = _read(tiles, "tiles.json")
         t = validate_tiles(tdata, tsrc, b)
         _CACHE[key] = json.dumps([_keys(b), _keys(t)])
     b, t = json.loads(_CACHE[key])
