@@ -36,8 +36,10 @@ def test_eq02_flip_the_stack_before_actions():
     give(g, 2)
     seat = rondel_to(g, 1, stack=["blue", "orange"])
     assert g.state["ts"]["avail"] == [["red"], ["orange"]]
+    g.apply(seat, {"type": "move", "to": 9})
     g.apply(seat, {"type": "flip_stack"})
     assert g.state["stacks"][1] == ["orange", "blue"] and g.state["ts"]["avail"] == [["red"], ["blue"]]
+    assert g.state["ts"]["moves"] == [0, 1]      # the move made before flipping stays spent
     g2 = game(3)
     s2 = rondel_to(g2, 1, stack=["blue", "orange"])
     with pytest.raises(IllegalAction, match="no equipment tile"):

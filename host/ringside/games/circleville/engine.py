@@ -343,7 +343,8 @@ class Circleville(Game):
             cols = self._space_colours(self.S["active"])
             ts["avail"] = [[c] for c in cols]
             per = 2 if self._has(self.S["active"], "extra_move") else 1
-            ts["moves"] = [per] * len(cols)
+            # a move already made before the first action stays spent
+            ts["moves"] = [ts["moves"][i] if i < len(ts["moves"]) else per for i in range(len(cols))]
 
     def _moves_available(self) -> int:
         ts = self.S["ts"]
