@@ -115,3 +115,29 @@ def test_every_listed_action_is_accepted():
             del g.log[saved[1]:]
         g.apply(seat, rng.choice(acts))
     assert G.load(g.to_json()).state == g.state
+
+
+def test_garbage_actions_are_refused_in_words_never_with_a_traceback():
+    types = ["rondel", "act", "move", "use_bonus", "flip_stack", "swap_mat", "swap_queue", "bonus_action",
+             "raze", "build", "pull", "resolve", "take_bonus", "place_flipped", "draw", "nonsense"]
+    vals = [None, 0, 5, 99, -1, "red", "golden", [], {}, True, 1.5, "new_plot"]
+    keys = ["space", "colour", "action", "to", "kind", "section", "structure", "tile", "return", "plot",
+            "stack", "a", "b", "keep", "year", "road", "boost", "bonus"]
+    rng = random.Random(3)
+    g = setup_game(3, seed=3)
+    for _ in range(120):
+        seat = g.to_act()[0]
+        for _ in range(8):
+            a = {"type": rng.choice(types)}
+            for k in rng.sample(keys, rng.randrange(4)):
+                a[k] = rng.choice(vals)
+            before = len(g.log)
+            try:
+                g.apply(seat, a)
+            except IllegalAction as e:
+                assert str(e) and len(g.log) == before
+        if g.over:
+            break
+        seat = g.to_act()[0]
+        g.apply(seat, g.chance_action() if seat == CHANCE else rng.choice(g.legal_actions(seat)))
+    check_invariants(g)
