@@ -46,3 +46,11 @@ def test_bots_fit_the_terminal_player():
         assert bot.wants_flick(g, seat) is False and not bot.aims
         if seat != CHANCE:
             assert bot.choose(g, seat, random.Random(1)) in g.legal_actions(seat)
+
+
+def test_heuristic_beats_random():
+    for seed, seats in ((2, ("h", "r")), (5, ("r", "h"))):
+        bots = [B.HeuristicBot(1) if s == "h" else B.RandomBot(2) for s in seats]
+        g = B.play_game(bots, seed=seed, max_actions=20000)
+        assert g.over
+        assert g.result["winners"] == ["P%d" % (seats.index("h") + 1)]
