@@ -130,6 +130,17 @@ class HeuristicBot(_Bot):
                 return a
         sup = p["supervisor"]
         tgt = self.target(game, seat)
+        # a far target: jump there with Flexible Supervisor before acting
+        if ts["k"] == 0 and sup not in game.area(tgt) and distances(game, sup)[tgt] >= 3:
+            for a in by.get("use_bonus", []):
+                if a["kind"] == "flexible_supervisor" and a["to"] == tgt:
+                    return a
+        # New Plot in a completed section of the quadrant where the bot leads least
+        if p["supply"] > 10:
+            plots = [a for a in by.get("use_bonus", []) if a["kind"] == "new_plot"]
+            if plots:
+                return min(plots, key=lambda a: (p["markers"][game.board["sections"][a["section"]]["quadrant"] - 1],
+                                                 a["section"]))
         # basic actions placing the most work where the supervisor stands
         basics = [a for a in by.get("act", []) if a["action"] in COLOURS and not a.get("boost")]
         if basics:
