@@ -496,6 +496,10 @@ class Tracker:
         ss = self.still_since   # kept only while the window stays still
         self.still_since = -1
         w = self.ring.still_ms_tilted if (self.tilted or self.turns) else self.ring.still_ms
+        if self.tilted and not -9000 < sdiff(wrap(self.pos), self.low) < 9000:
+            # On the upper half of a tilted ring friction can hold the marble near the high
+            # point, but at the edge of that band it creeps off very slowly: look longer.
+            w += 1000
         n = self.wn
         if n < 6:
             return
