@@ -289,7 +289,8 @@ class Table:
         self.ignored = 0                     # malformed ring frames skipped
         self.fallbacks = 0                   # flicks the board gave no usable result for
         self._board_at = None                # the space the board last saw the marble rest on
-        if game.side.name and port is not None:
+        side = getattr(game, "side", None)   # games off the ring (Doubles) have none
+        if side is not None and side.name and port is not None:
             if not port.send("side", name=game.side.name):
                 raise TableError("the board does not have a %s side (is its ring.json the host's?)"
                                  % game.side.name)
@@ -525,6 +526,8 @@ class Table:
                 else:
                     self._painted[sid] = c
         pulse = None
+        if getattr(g, "side", None) is None or not g.side.name:
+            return  # no ring spaces in this game
         for e in events:
             if e.get("space") in g.side:
                 pulse = e["space"]                             # the space just hit

@@ -60,6 +60,12 @@ def cmd_circle(args) -> int:
     return 0
 
 
+def cmd_circleville(args) -> int:
+    mod = _optional("ringside.games.circleville.bench", "Squaring Circleville's benchmark")
+    _print(mod.run(args.n, args.seed), args.json)
+    return 0
+
+
 def register(sub) -> None:
     b = sub.add_parser("bench", help="benchmarks (JSON)")
     bs = b.add_subparsers(dest="bench", metavar="WHAT")
@@ -92,3 +98,8 @@ def register(sub) -> None:
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--json", action="store_true")
     c.set_defaults(func=cmd_circle)
+    cv = bs.add_parser("circleville", help="Squaring Circleville: 4-heuristic-player self-play")
+    cv.add_argument("-n", type=int, default=200)
+    cv.add_argument("--seed", type=int, default=1)
+    cv.add_argument("--json", action="store_true")
+    cv.set_defaults(func=cmd_circleville)

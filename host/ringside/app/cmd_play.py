@@ -313,7 +313,8 @@ class Session:
         g = self.game
         bot = self.bots[seat]
         name = g.seat_name(seat)
-        if bot.wants_flick(g, seat) and bot.aims:
+        # bots of games off the ring (Doubles) never flick
+        if getattr(bot, "aims", False) and bot.wants_flick(g, seat):
             target = bot.aim(g, seat, self.rng)
             if self.table.port is not None and self.table.port.simulated:
                 self.say("%s flicks, aiming %.0f degrees %s" % (name, abs(target),
@@ -322,19 +323,22 @@ class Session:
                 if a is None:
                     return self._typed_flick(seat, g.flick_request())
             else:
-                req = g.flick_request()
+                req = g.flick_request() if hasattr(g, "flick_request") else None
                 a = cc.flick_model(g.ring).result(g.side, req["from"], target, bot.skill, self.rng)
                 self.say("%s's flick (played by the computer): %s; set the marble there" % (name, g.describe(a)
                                                                                            if hasattr(g, "describe")
                                                                                            else a))
         else:
-            a = bot.choose(g, seat, self.rng)
+            try:
+                a = bot.choose(g, seat, self.rng)
+            except TypeError:        # a bot with ARCHITECTURE's two-argument choose()
+                a = bot.choose(g, seat)
         self._apply(seat, a)
 
     # --- humans ---
     def _human_turn(self, seat):
         g = self.game
-        req = g.flick_request()
+        req = g.flick_request() if hasattr(g, "flick_request") else None
         if req is not None and req["seat"] == seat:
             self._human_flick(seat, req)
         else:
@@ -531,6 +535,11 @@ def render(game) -> str:
         return _render_darts(game)
     if game.name == "wildwest":
         return _render_wildwest(game)
+    if hasattr(game, "render_text"):      # an engine that draws its own table (Circleville)
+        return game.render_text()
+    if game.name == "doubles":
+        from ringside.games.doubles.render import render as render_doubles
+        return render_doubles(game.view(None))
     v = game.view(None)
     return "\n".join("%s: %s" % (k, json.dumps(val)) for k, val in v.items())
 
