@@ -24,7 +24,7 @@ _FAULT_WORDS = (b"", b"silent", b"hardware", b"nonsense")
 # Commands the firmware executes; the index selects the handler in _run().
 _CMDS = (b"ping", b"hello", b"status", b"side", b"raw", b"cal", b"calsave", b"repl",
          b"arm", b"disarm", b"clear", b"paint", b"player", b"pulse", b"flash", b"bright",
-         b"fx", b"timer_start", b"timer_pause", b"timer_resume", b"timer_cancel")
+         b"fx", b"timer_start", b"timer_pause", b"timer_resume", b"timer_cancel", b"px")
 
 _DIRS = (b"any", b"ccw", b"cw")     # arm dir=...; + travel is ccw
 _ANY = const(0)
@@ -483,6 +483,16 @@ class Controller:
             return b"" if tm.resume(now) else b"no_timer"
         if k == 20:     # timer_cancel
             tm.cancel()
+            return b""
+        if k == 21:     # px i=<led> [n=<count>] c=<colour>: a run of LEDs in one colour
+            c = L.colour_arg(f, b"c")
+            i = f.int_arg(b"i", 0, self.leds.n - 1, -1)
+            n = f.int_arg(b"n", 1, self.leds.n, 1)
+            if f.err:
+                return b""
+            if i < 0:
+                return b"say_i"
+            self.leds.paint_leds(i, n, c if c else L.NONE)
             return b""
         return b"unknown_command"
 

@@ -94,6 +94,7 @@ class Leds:
         # rather than computed three times per LED per frame
         self.lut = bytearray(256)
         self._fill_lut()
+        self.px = array("i", [NONE] * n)    # per-LED colours, over the spaces' colours
         # where each LED is: its space on the current side and its place in the sweep
         self.space_of = bytearray(n)
         self.tpos = array("H", [0] * n)
@@ -153,6 +154,8 @@ class Leds:
         """Everything but the timer off: spaces, ground, player, pulse, flash, trail."""
         for j in range(len(self.sp_col)):
             self.sp_col[j] = NONE
+        for i in range(self.n):
+            self.px[i] = NONE
         self.ground = 0
         self.player = NONE
         self.pulse_sp = -1
@@ -163,6 +166,14 @@ class Leds:
 
     def paint_space(self, k, colour):
         self.sp_col[k] = colour
+        self.dirty = True
+
+    def paint_leds(self, i, count, colour):
+        """count LEDs from LED i (wrapping) in one colour, over the spaces' colours
+        (games whose pictures are not spaces: a time wheel, a rondel). NONE unpaints."""
+        n = self.n
+        for j in range(count):
+            self.px[(i + j) % n] = colour
         self.dirty = True
 
     def paint_ground(self, colour):
@@ -268,6 +279,7 @@ class Leds:
         eff = self.eff
         heat = self.heat
         lut = self.lut  # brightness and the power cap, on every channel of every frame
+        px = self.px
         space_of = self.space_of
         sp_col = self.sp_col
         tpos = self.tpos
@@ -336,6 +348,8 @@ class Leds:
                     if part < 16:
                         col = _dim(col, part << 4)
                     c = col
+            if c < 0:
+                c = px[i]
             if c < 0:
                 c = sp_col[space_of[i]]
                 if c < 0:

@@ -321,3 +321,29 @@ def test_per_step_path_allocates_nothing_and_matches_cpython_byte_for_byte(scrip
     assert ref["stats"]["steps"] == locked["stats"]["steps"] == len(b.recording)
     assert locked["out"] == ref["out"]
     assert b"timer_expired" in ref["out"] and b"verdict" in ref["out"] and b"nack" in ref["out"]
+
+
+def test_px_paints_runs_of_leds_over_the_spaces_and_clear_removes_them():
+    b = _board()
+    _cmd(b, "paint", c="blue", all=1)
+    _cmd(b, "px", i=58, n=4, c="ff0000")      # wraps: 58, 59, 0, 1
+    b.advance(60)
+    f = b.pixels.frame
+    red = {i for i in range(60) if _hue(_rgb(f, i)) == (1, 0, 0)}
+    assert red == {58, 59, 0, 1}
+    assert all(_hue(_rgb(f, i)) == (0, 0, 1) for i in range(60) if i not in red)
+    _cmd(b, "px", i=0, n=1, c="off")          # off: the colour below shows again
+    b.advance(60)
+    assert _hue(_rgb(b.pixels.frame, 0)) == (0, 0, 1)
+    _cmd(b, "clear")
+    b.advance(60)
+    assert not any(b.pixels.frame)
+
+
+def test_px_refuses_an_led_that_is_not_there():
+    b = _board()
+    n0 = len(b.frames)
+    b.send("px", i=60, n=1, c="red")
+    b.advance(20)
+    nack = [f for f in b.frames[n0:] if f[1] == "nack"]
+    assert nack and "range" in str(nack[0][2].get("why", "")) + str(nack[0][2])

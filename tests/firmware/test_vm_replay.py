@@ -21,6 +21,7 @@ def feed():
     b.send("side", name="wildwest")
     b.send("side", name="darts")
     b.send("bogus", x=1)
+    b.send("px", i=57, n=6, c="00ff00")        # a run of LEDs that wraps round LED 0
     b.send_bytes(b"@9 ping #00000000\n")  # bad checksum
     for travel in (120.0, -200.0, 400.0):
         b.run_flick(speed_for_travel(b.ring_dict, travel))
