@@ -52,6 +52,16 @@ class TableError(GameError):
 
 # ----- ports -----------------------------------------------------------------------------
 
+def _ring_leds() -> dict:
+    """The LED ring's description from the host's ring.json (count, LED 0, direction)."""
+    import json as _json
+    path = Path(__file__).resolve().parents[2] / "hardware" / "ring.json"
+    try:
+        return _json.loads(path.read_text())["leds"]
+    except (OSError, ValueError, KeyError):
+        return {"count": 60, "led0_deg": 0.0, "direction": "ccw"}
+
+
 class SimPort:
     """The in-process simulated board (ringside.sim.board.SimBoard) as a port."""
 
@@ -499,8 +509,43 @@ class Table:
         if not self.port.send(kind, **fields):
             raise _Refused(kind)
 
+    def _picture(self):
+        """60 LED colours for games whose picture is not board spaces (None for the others)."""
+        g = self.game
+        if g.name == "circle":
+            from ringside.games.circle import wheel
+            return wheel.led_frame(g.view(None), _ring_leds())
+        if g.name == "circleville":
+            from ringside.games.circleville.render import led_frame
+            return led_frame(g, _ring_leds())
+        return None
+
+    def _send_picture(self, frame) -> None:
+        """Send only what changed, as runs of one colour (`px i= n= c=`)."""
+        old = getattr(self, "_px", None) or [None] * len(frame)
+        i = 0
+        n = len(frame)
+        while i < n:
+            c = "off" if frame[i] in ("off", "000000") else frame[i]
+            if old[i] == c:
+                i += 1
+                continue
+            j = i + 1
+            while j < n and old[j] != ("off" if frame[j] in ("off", "000000") else frame[j]) \
+                    and ("off" if frame[j] in ("off", "000000") else frame[j]) == c:
+                j += 1
+            self._send("px", i=i, n=j - i, c=c)
+            for k in range(i, j):
+                old[k] = c
+            i = j
+        self._px = old
+
     def _show(self, events):
         g = self.game
+        picture = self._picture()
+        if picture is not None:
+            self._send_picture(picture)
+            return
         v = g.view()
         act = g.to_act()
         seat = act[0] if act and isinstance(act[0], int) else None

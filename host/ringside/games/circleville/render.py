@@ -136,3 +136,35 @@ def rondel_scene(g) -> dict:
     if act and act != [CHANCE] and g.state["phase"] == "rondel":
         pulse = sorted({a["space"] for a in g.legal_actions(act[0]) if a["type"] == "rondel" and not a.get("bonus")})
     return {"segments": segs, "assistants": assistants, "pulse": pulse}
+
+
+def led_frame(g, leds: dict | None = None) -> list[str]:
+    """The rondel as 60 LED colours (hex, "000000" = off) from rondel_scene(g): each segment in
+    its space colour, each assistant as one LED in its player's colour near the segment's
+    centre, and the segments the active player may move to marked white at both edges
+    (the board's pulse works on board spaces, not on these segments: the marks stand still)."""
+    leds = leds or {"count": 60, "led0_deg": 0.0, "direction": "ccw"}
+    n = int(leds["count"])
+    sign = 1 if leds.get("direction", "ccw") == "ccw" else -1
+    scene = rondel_scene(g)
+    by_seg: dict[int, list[int]] = {k: [] for k in range(8)}
+    for i in range(n):
+        a = (leds.get("led0_deg", 0.0) + sign * 360.0 * i / n) % 360.0
+        k = int(round((90.0 - a) / 45.0)) % 8          # space k is centred at 90 - 45k degrees
+        by_seg[k].append((((90.0 - 45 * k) - a + 180.0) % 360.0 - 180.0, i))
+    frame = ["000000"] * n
+    for seg in scene["segments"]:
+        for _, i in by_seg[seg["space"]]:
+            frame[i] = seg["colour"]
+    for k in scene["pulse"]:
+        idx = [i for _, i in sorted(by_seg[k])]
+        if idx:
+            frame[idx[0]] = frame[idx[-1]] = "ffffff"
+    placed: dict[int, int] = {}
+    for a in scene["assistants"]:
+        idx = [i for _, i in sorted(by_seg[a["space"]], key=lambda t: abs(t[0]))]
+        j = placed.get(a["space"], 0)
+        if j < len(idx):
+            frame[idx[j]] = a["colour"]
+        placed[a["space"]] = j + 1
+    return frame

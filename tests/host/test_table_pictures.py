@@ -1,0 +1,71 @@
+"""Games whose LED picture is not board spaces: The Circle's time wheel and the Circleville
+rondel, sent to the (simulated) board LED by LED and checked on the board's own pixels."""
+import random
+
+from ringside import games
+from ringside.games import CHANCE
+from ringside.sim.board import SimBoard
+from ringside.table import SimPort, Table
+
+
+def _rgb(frame, i):
+    g, r, b = frame[3 * i], frame[3 * i + 1], frame[3 * i + 2]
+    return r, g, b
+
+
+def _lit(frame):
+    return {i for i in range(len(frame) // 3) if any(_rgb(frame, i))}
+
+
+def _advance_randomly(game, steps, seed):
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if game.over:
+            break
+        seat = game.to_act()[0]
+        game.apply(seat, game.chance_action() if seat == CHANCE else rng.choice(game.legal_actions(seat)))
+
+
+def _shown(table, board, game, tmp_path):
+    table.show([])
+    board.advance(100)
+    return board.pixels.frame
+
+
+def test_the_time_wheel_is_on_the_ring(tmp_path):
+    from ringside.games.circle import wheel
+    g = games.new("circle", ["A", "B", "C"], seed=3)
+    _advance_randomly(g, 120, 3)
+    board = SimBoard(seed=1)
+    board.advance(200)
+    t = Table(g, SimPort(board), save_path=str(tmp_path / "s.json"))
+    frame = _shown(t, board, g, tmp_path)
+    want = wheel.led_frame(g.view(None))
+    lit_want = {i for i, c in enumerate(want) if c not in ("off", "000000")}
+    assert lit_want and _lit(frame) == lit_want
+    # the gold mark of square 8 is there, at the top
+    top = wheel._segment_leds(8, wheel.DEFAULT_LEDS)
+    r, gr, b = _rgb(frame, top[0])
+    assert r > 0 and gr > 0 and b == 0
+    # a later state: only what changed is sent, and the board shows the new wheel
+    _advance_randomly(g, 60, 4)
+    n0 = len(board.frames)
+    frame2 = _shown(t, board, g, tmp_path)
+    want2 = wheel.led_frame(g.view(None))
+    assert _lit(frame2) == {i for i, c in enumerate(want2) if c not in ("off", "000000")}
+    sent = [f for f in board.frames[n0:] if f[1] == "ack"]
+    assert len(sent) < 60
+
+
+def test_the_rondel_is_on_the_ring(tmp_path):
+    from ringside.games.circleville.render import led_frame
+    g = games.new("circleville", ["A", "B"], seed=2)
+    _advance_randomly(g, 40, 2)
+    board = SimBoard(seed=1)
+    board.advance(200)
+    t = Table(g, SimPort(board), save_path=str(tmp_path / "s.json"))
+    frame = _shown(t, board, g, tmp_path)
+    want = led_frame(g)
+    assert _lit(frame) == {i for i, c in enumerate(want) if c != "000000"}
+    # every LED of the ring belongs to one of the 8 coloured segments
+    assert len(_lit(frame)) == 60
