@@ -488,11 +488,12 @@ class Controller:
             c = L.colour_arg(f, b"c")
             i = f.int_arg(b"i", 0, self.leds.n - 1, -1)
             n = f.int_arg(b"n", 1, self.leds.n, 1)
+            pulse = f.int_arg(b"pulse", 0, 1, 0)
             if f.err:
                 return b""
             if i < 0:
                 return b"say_i"
-            self.leds.paint_leds(i, n, c if c else L.NONE)
+            self.leds.paint_leds(i, n, c if c else L.NONE, pulse)
             return b""
         return b"unknown_command"
 

@@ -95,6 +95,7 @@ class Leds:
         self.lut = bytearray(256)
         self._fill_lut()
         self.px = array("i", [NONE] * n)    # per-LED colours, over the spaces' colours
+        self.px_pulse = bytearray(n)        # ... and which of them pulse
         # where each LED is: its space on the current side and its place in the sweep
         self.space_of = bytearray(n)
         self.tpos = array("H", [0] * n)
@@ -156,6 +157,7 @@ class Leds:
             self.sp_col[j] = NONE
         for i in range(self.n):
             self.px[i] = NONE
+            self.px_pulse[i] = 0
         self.ground = 0
         self.player = NONE
         self.pulse_sp = -1
@@ -168,13 +170,22 @@ class Leds:
         self.sp_col[k] = colour
         self.dirty = True
 
-    def paint_leds(self, i, count, colour):
+    def paint_leds(self, i, count, colour, pulse=0):
         """count LEDs from LED i (wrapping) in one colour, over the spaces' colours
-        (games whose pictures are not spaces: a time wheel, a rondel). NONE unpaints."""
+        (games whose pictures are not spaces: a time wheel, a rondel). NONE unpaints.
+        pulse=1: they swell and fade (1 s period), to mark choices."""
         n = self.n
         for j in range(count):
             self.px[(i + j) % n] = colour
+            self.px_pulse[(i + j) % n] = pulse
         self.dirty = True
+
+    def _pulsing(self):
+        pp = self.px_pulse
+        for i in range(self.n):
+            if pp[i] and self.px[i] >= 0:
+                return True
+        return False
 
     def paint_ground(self, colour):
         self.ground = colour
@@ -228,7 +239,7 @@ class Leds:
         moving = self.fx_trail and tracker.moving()
         busy = self.dirty or timer.changed or moving or self.head >= 0 \
             or (timer.state == T.RUNNING and timer.shown) or self.player != NONE or self.pulse_sp >= 0 \
-            or self.flash_n
+            or self.flash_n or self._pulsing()
         if not busy:
             return False
         self.started = True
@@ -280,6 +291,8 @@ class Leds:
         heat = self.heat
         lut = self.lut  # brightness and the power cap, on every channel of every frame
         px = self.px
+        pxp = self.px_pulse
+        px_lvl = 48 + _tri(now % 1000, 1000) * 208 // 256
         space_of = self.space_of
         sp_col = self.sp_col
         tpos = self.tpos
@@ -350,6 +363,8 @@ class Leds:
                     c = col
             if c < 0:
                 c = px[i]
+                if c >= 0 and pxp[i]:
+                    c = _dim(c, px_lvl)
             if c < 0:
                 c = sp_col[space_of[i]]
                 if c < 0:

@@ -521,20 +521,24 @@ class Table:
         return None
 
     def _send_picture(self, frame) -> None:
-        """Send only what changed, as runs of one colour (`px i= n= c=`)."""
+        """Send only what changed, as runs of one colour (`px i= n= c= [pulse=1]`); a colour
+        ending in "*" pulses."""
         old = getattr(self, "_px", None) or [None] * len(frame)
+        want = ["off" if c in ("off", "000000") else c for c in frame]
         i = 0
         n = len(frame)
         while i < n:
-            c = "off" if frame[i] in ("off", "000000") else frame[i]
+            c = want[i]
             if old[i] == c:
                 i += 1
                 continue
             j = i + 1
-            while j < n and old[j] != ("off" if frame[j] in ("off", "000000") else frame[j]) \
-                    and ("off" if frame[j] in ("off", "000000") else frame[j]) == c:
+            while j < n and old[j] != want[j] and want[j] == c:
                 j += 1
-            self._send("px", i=i, n=j - i, c=c)
+            if c.endswith("*"):
+                self._send("px", i=i, n=j - i, c=c[:-1], pulse=1)
+            else:
+                self._send("px", i=i, n=j - i, c=c)
             for k in range(i, j):
                 old[k] = c
             i = j

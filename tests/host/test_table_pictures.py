@@ -69,3 +69,26 @@ def test_the_rondel_is_on_the_ring(tmp_path):
     assert _lit(frame) == {i for i, c in enumerate(want) if c != "000000"}
     # every LED of the ring belongs to one of the 8 coloured segments
     assert len(_lit(frame)) == 60
+    # the active player's destinations pulse on the board, and nothing else does
+    pulsing = {i for i, c in enumerate(want) if c.endswith("*")}
+    leds = board.controller.leds
+    assert {i for i in range(60) if leds.px_pulse[i]} == pulsing
+
+
+def test_rondel_destinations_pulse_when_a_player_moves_the_assistant(tmp_path):
+    from ringside.games.circleville.render import led_frame
+    g = games.new("circleville", ["A", "B"], seed=2)
+    for _ in range(400):   # play on until someone is to move their assistant
+        if g.state["phase"] == "rondel" and g.to_act() != [CHANCE]:
+            break
+        seat = g.to_act()[0]
+        g.apply(seat, g.chance_action() if seat == CHANCE else g.legal_actions(seat)[0])
+    want = led_frame(g)
+    assert any(c.endswith("*") for c in want)
+    board = SimBoard(seed=1)
+    board.advance(200)
+    t = Table(g, SimPort(board), save_path=str(tmp_path / "s.json"))
+    t.show([])
+    board.advance(500)
+    leds = board.controller.leds
+    assert {i for i in range(60) if leds.px_pulse[i]} == {i for i, c in enumerate(want) if c.endswith("*")}

@@ -139,10 +139,9 @@ def rondel_scene(g) -> dict:
 
 
 def led_frame(g, leds: dict | None = None) -> list[str]:
-    """The rondel as 60 LED colours (hex, "000000" = off) from rondel_scene(g): each segment in
-    its space colour, each assistant as one LED in its player's colour near the segment's
-    centre, and the segments the active player may move to marked white at both edges
-    (the board's pulse works on board spaces, not on these segments: the marks stand still)."""
+    """The rondel as 60 LED colours (hex, "000000" = off; a trailing "*" = pulsing) from
+    rondel_scene(g): each segment in its space colour, each assistant as one LED in its player's
+    colour near the segment's centre, and the segments the active player may move to pulsing."""
     leds = leds or {"count": 60, "led0_deg": 0.0, "direction": "ccw"}
     n = int(leds["count"])
     sign = 1 if leds.get("direction", "ccw") == "ccw" else -1
@@ -157,9 +156,8 @@ def led_frame(g, leds: dict | None = None) -> list[str]:
         for _, i in by_seg[seg["space"]]:
             frame[i] = seg["colour"]
     for k in scene["pulse"]:
-        idx = [i for _, i in sorted(by_seg[k])]
-        if idx:
-            frame[idx[0]] = frame[idx[-1]] = "ffffff"
+        for _, i in by_seg[k]:
+            frame[i] = frame[i] + "*"
     placed: dict[int, int] = {}
     for a in scene["assistants"]:
         idx = [i for _, i in sorted(by_seg[a["space"]], key=lambda t: abs(t[0]))]
