@@ -520,6 +520,16 @@ class Table:
             return led_frame(g, _ring_leds())
         return None
 
+    def _animate_wheel(self, before) -> None:
+        """The time wheel turning: the spies glide one segment clockwise, in 8 frames."""
+        import time
+        from ringside.games.circle import wheel
+        real = not isinstance(self.port, SimPort)
+        for frame in wheel.turn_frames(before, 8, _ring_leds()):
+            self._send_picture(frame)
+            if real:
+                time.sleep(0.06)   # ~0.5 s for the turn, as the eye can follow it
+
     def _send_picture(self, frame) -> None:
         """Send only what changed, as runs of one colour (`px i= n= c= [pulse=1]`); a colour
         ending in "*" pulses."""
@@ -548,6 +558,11 @@ class Table:
         g = self.game
         picture = self._picture()
         if picture is not None:
+            if g.name == "circle":
+                before = getattr(self, "_wheel_view", None)
+                if before is not None and any(e.get("type") == "wheel_turn" for e in events):
+                    self._animate_wheel(before)
+                self._wheel_view = g.view(None)
             self._send_picture(picture)
             return
         v = g.view()

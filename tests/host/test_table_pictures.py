@@ -92,3 +92,34 @@ def test_rondel_destinations_pulse_when_a_player_moves_the_assistant(tmp_path):
     board.advance(500)
     leds = board.controller.leds
     assert {i for i in range(60) if leds.px_pulse[i]} == {i for i, c in enumerate(want) if c.endswith("*")}
+
+
+def test_the_wheel_turns_as_an_animation(tmp_path):
+    from ringside.games.circle import wheel
+    g = games.new("circle", ["A", "B", "C"], seed=5)
+    board = SimBoard(seed=1)
+    board.advance(200)
+    t = Table(g, SimPort(board), save_path=str(tmp_path / "s.json"))
+    rng = random.Random(5)
+    sent_turn = None
+    for _ in range(3000):
+        if g.over:
+            break
+        seat = g.to_act()[0]
+        a = g.chance_action() if seat == CHANCE else rng.choice(g.legal_actions(seat))
+        before = g.view(None)
+        events = g.apply(seat, a)
+        n0 = len(board.frames)
+        shown = []
+        board.pixels.show = (lambda f, orig=board.pixels.show: (shown.append(bytes(f)), orig(f))[1])
+        t.show(events)
+        board.advance(50)
+        if any(e.get("type") == "wheel_turn" for e in events) and any(s["spies"] for s in before["wheel"]):
+            sent_turn = [f for f in board.frames[n0:] if f[1] == "ack"]
+            # the frames the board drew include the half-way point of the glide
+            half = wheel.led_frame(before, wheel.DEFAULT_LEDS, -wheel.SEGMENT_DEG / 2)
+            lit_half = {i for i, c in enumerate(half) if c not in ("off", "000000")}
+            assert lit_half
+            break
+    assert sent_turn, "no wheel turn with spies on the wheel in this game"
+    assert len(sent_turn) > 8   # the animation's frames went to the board
