@@ -76,22 +76,29 @@ def reference_reply_value(bot, geo, pos, me, opp):
     nxt = (opp + 1) % n
     total = 0.0
     for die in rules.DIE_FACES:
-        best_g, vals, every = None, [], []
+        best_g, best, every = None, [], []
         for m in rules.legal_moves(geo, pos, opp, die):
             p2, g, ended = B.move_gain(geo, pos, opp, m, die)
             quiet = m[0] != "remove" and p2.scores == pos.scores and \
                 sum(1 for x in p2.board if x) >= sum(1 for x in pos.board if x)
             if ended and quiet and sum(1 for x in pos.board if x) >= 4:
                 ended, g = False, 0          # the fast path does not look for dead ends here
-            v = g if ended else g + bot._leaf(geo, p2, opp, nxt)
-            every.append(v)
+            if ended:
+                v_opp, v_me = g, B._ended_value(p2, opp, me)
+            else:
+                v_opp = g + bot._leaf(geo, p2, opp, nxt)
+                t = sum(B.best_gains(geo, p2, nxt)) / 4.0
+                v_me = -g + (t if nxt == me else -t) + B.REMOVE_VALUE * B._removes_ahead(p2, me)
+            every.append(v_me)
             if best_g is None or g > best_g:
-                best_g, vals = g, [v]
+                best_g, best = g, [(v_opp, v_me)]
             elif g == best_g:
-                vals.append(v)
-        taking = bot.sharp * max(vals) + (1 - bot.sharp) * sum(vals) / len(vals)
+                best.append((v_opp, v_me))
+        top = max(v for v, _ in best)
+        chosen = [vm for v, vm in best if v == pytest.approx(top)]
+        taking = bot.sharp * sum(chosen) / len(chosen) + (1 - bot.sharp) * sum(vm for _, vm in best) / len(best)
         total += bot.p_take * taking + (1 - bot.p_take) * sum(every) / len(every)
-    return -total / 4.0
+    return total / 4.0
 
 
 def test_the_strong_bots_quick_reply_evaluation_matches_plain_search():

@@ -4,12 +4,18 @@ after the die roll (the chance seat is the game's: game.chance_action()).
     RandomBot(seed)   a uniformly random legal action
     GreedyBot(seed)   the action that scores most now (a win first, the -10 penalty counted);
                       ties broken at random
-    StrongBot(seed, budget_s=0.8, depth=2)
-                      expectimax through the die: for each of its moves, the expected best
-                      reply of the next player over the four faces of the d4, and for each
-                      reply the expected best gain it leaves for the bot's next turn. The
-                      search deepens one level at a time and keeps the deepest level that
-                      finished within the per-move budget (seconds of wall time).
+    StrongBot(seed, budget_s=0.8, depth=2, sharp=0.5)
+                      expectimax through the die. For each of its moves (with the die it
+                      rolled): the expectation over the next player's four faces of that
+                      player's reply, each reply valued by what it then leaves the bot (the
+                      best it could score next turn, averaged over its four faces). The
+                      opponent is modelled as taking the most points it can, defending
+                      perfectly with probability `sharp`, and taking circles at the rate it
+                      has shown in this game so far (followed from the log). Depth 1 (the
+                      opponent's best immediate reply only) always finishes; depth 2 is kept
+                      if it finishes within the per-move budget (seconds of wall time). On a
+                      locked board (only turns for STALL_ACTIONS log entries) it spends a
+                      remove if one is nearly as good as its best move.
 
 The search works on rules.Pos copies (the same rules code the engine runs), never on the
 game itself.
@@ -66,6 +72,18 @@ def move_gain(geo, pos, mover, move, die):
     if kind != "turn" and rules.dead(geo, p2):
         return p2, gain + _final(p2, mover), True
     return p2, gain, False
+
+
+def _removes_ahead(pos, me) -> int:
+    """My removes left, less the most any other player has left."""
+    return pos.removes[me] - max(r for i, r in enumerate(pos.removes) if i != me)
+
+
+def _ended_value(pos, mover, me) -> float:
+    """The value for `me` of a game that `mover`'s move just ended (pos after it)."""
+    if pos.scores[mover] >= rules.WIN_POINTS:
+        return WIN if mover == me else -WIN
+    return _final(pos, me)
 
 
 def _final(pos, me) -> float:
@@ -224,20 +242,22 @@ class StrongBot:
         taken, could = stats.get(opp, (0, 0))
         return (taken + 4.0) / (could + 4.0)
 
-    # leaf: the position after `last_mover` moved, `nxt` to roll next
+    # leaf: the position after a move, `nxt` to roll next
     def _leaf(self, geo, pos, me, nxt) -> float:
-        """Static value for `me`: the next mover's expected best immediate gain counts for them
-        (against me if they are an opponent), plus kept removes."""
+        """Static value for `me`: the next mover's expected best immediate gain counts for
+        them (against me if they are someone else), plus kept removes."""
         g = sum(best_gains(geo, pos, nxt)) / 4.0
-        rem = pos.removes[me] - max(r for i, r in enumerate(pos.removes) if i != me)
-        return (g if nxt == me else -g) + REMOVE_VALUE * rem
+        return (g if nxt == me else -g) + REMOVE_VALUE * _removes_ahead(pos, me)
 
     def _reply_value(self, geo, pos, me, opp, deadline) -> float:
-        """Expected value for `me` after the opponent `opp` rolls and moves. The opponent is
-        modelled as taking the most points it can now, and with probability `sharp` also
-        picking, among those, the reply that leaves `me` least (a perfect defender); otherwise
-        any of them (the defence it may miss). With probability 1 - p_take (learned from the
-        opponent's play in this game, see _observe) it plays any legal move instead.
+        """Expected value for `me` after the opponent `opp` rolls and moves.
+
+        The opponent chooses by its own values (its gain, less what the player after it may
+        take); `me` counts every other player's gain against itself. The opponent is modelled
+        as taking the most points it can now, and with probability `sharp` also picking, among
+        those, the reply best for itself (a perfect defender when there are two players);
+        otherwise any of them (the defence it may miss). With probability 1 - p_take (learned
+        from its play in this game, see _observe) it plays any legal move instead.
 
         A reply that only sets a piece down or turns it (no circle, no remove) changes the
         corners round one square: those are recomputed, the rest reused (exact once four or
@@ -254,17 +274,16 @@ class StrongBot:
         fast = on_board >= 4
         if fast:
             hand_n, score_n = pos.hands[nxt], pos.scores[nxt]
-            sign = -1.0     # what the next mover may take counts against the opponent
-            rem_opp = pos.removes[opp] - max(r for i, r in enumerate(pos.removes) if i != opp)
-            quiet_leaf_const = REMOVE_VALUE * rem_opp
+            quiet_opp = REMOVE_VALUE * _removes_ahead(pos, opp)
+            quiet_me = REMOVE_VALUE * _removes_ahead(pos, me)
             vecs = [_corner_gains(board, four, yellow, hand_n, score_n, on_board) for four in corners]
             excl = {}
         total = 0.0
         count = 0
         for die in rules.DIE_FACES:
             best_g = None
-            vals = []
-            all_sum = 0.0
+            best = []             # (value for opp, value for me) of the replies that gain most
+            all_me = 0.0
             moves = rules.legal_moves(geo, pos, opp, die)
             for m in moves:
                 count += 1
@@ -303,19 +322,30 @@ class StrongBot:
                         if vec is not None:
                             tot = [x if x > y else y for x, y in zip(tot, vec)]
                     board[s] = old
+                    t = sum(tot) / 4.0
                     g = 0
-                    v = sign * sum(tot) / 4.0 + quiet_leaf_const
+                    v_opp = -t + quiet_opp
+                    v_me = (t if nxt == me else -t) + quiet_me
                 else:
                     p2, g, ended = move_gain(geo, pos, opp, m, die)
-                    v = g if ended else g + self._leaf(geo, p2, opp, nxt)
-                all_sum += v
+                    if ended:
+                        v_opp = g
+                        v_me = _ended_value(p2, opp, me)
+                    else:
+                        t = sum(best_gains(geo, p2, nxt)) / 4.0
+                        v_opp = g - t + REMOVE_VALUE * _removes_ahead(p2, opp)
+                        v_me = -g + (t if nxt == me else -t) + REMOVE_VALUE * _removes_ahead(p2, me)
+                all_me += v_me
                 if best_g is None or g > best_g:
-                    best_g, vals = g, [v]
+                    best_g, best = g, [(v_opp, v_me)]
                 elif g == best_g:
-                    vals.append(v)
-            taking = self.sharp * max(vals) + (1.0 - self.sharp) * sum(vals) / len(vals)
-            total += self.p_take * taking + (1.0 - self.p_take) * all_sum / len(moves)
-        return -total / 4.0
+                    best.append((v_opp, v_me))
+            top = max(v for v, _ in best)
+            chosen = [vm for v, vm in best if v >= top - 1e-9]
+            taking = (self.sharp * sum(chosen) / len(chosen)
+                      + (1.0 - self.sharp) * sum(vm for _, vm in best) / len(best))
+            total += self.p_take * taking + (1.0 - self.p_take) * all_me / len(moves)
+        return total / 4.0
 
     def choose(self, game, seat) -> dict:
         _check_turn(game, seat)
