@@ -52,6 +52,10 @@ class TableError(GameError):
 
 # ----- ports -----------------------------------------------------------------------------
 
+# seat colours as the LEDs show them (Doubles' Blue, Yellow, Graphite, White)
+_SEAT_RGB = {"blue": "0040ff", "yellow": "ffc000", "graphite": "606070", "white": "ffffff"}
+
+
 def _ring_leds() -> dict:
     """The LED ring's description from the host's ring.json (count, LED 0, direction)."""
     import json as _json
@@ -554,8 +558,40 @@ class Table:
             i = j
         self._px = old
 
+    def _turn_timer(self) -> None:
+        """Games with a turn timer (Doubles): the board runs it down on the ring in the player's
+        colour; a new timed turn starts it, the end of the timed part cancels it."""
+        t = self.game.turn_timer()
+        if t["timed"]:
+            if getattr(self, "_timer_turn", None) != t["turn_no"]:
+                self._send("timer_start", ms=int(t["seconds"] * 1000),
+                           c=_SEAT_RGB.get(str(t["colour"]).lower(), "white"))
+                self._timer_turn = t["turn_no"]
+        elif getattr(self, "_timer_turn", None) is not None:
+            self._send("timer_cancel")
+            self._timer_turn = None
+
+    def check_timer(self) -> list[dict] | None:
+        """If the board says the turn timer ran out for the turn it was started for, apply the
+        game's timeout (the turn passes) and return its events; else None."""
+        if self.port is None or not hasattr(self.game, "turn_timer"):
+            return None
+        expired = any(kind == "timer_expired" for _, kind, _ in self.port.events())
+        turn = getattr(self, "_timer_turn", None)
+        if not expired or turn is None:
+            return None
+        self._timer_turn = None
+        if self.game.turn_timer()["turn_no"] != turn:
+            return None            # a late report for a turn that is over: nothing to do
+        entry = self.game.timeout_entry()
+        if entry is None:
+            return None
+        return self.apply(*entry)
+
     def _show(self, events):
         g = self.game
+        if hasattr(g, "turn_timer"):
+            self._turn_timer()
         picture = self._picture()
         if picture is not None:
             if g.name == "circle":

@@ -123,3 +123,23 @@ def test_the_wheel_turns_as_an_animation(tmp_path):
             break
     assert sent_turn, "no wheel turn with spies on the wheel in this game"
     assert len(sent_turn) > 8   # the animation's frames went to the board
+
+
+def test_doubles_turn_timer_runs_on_the_board_and_passes_the_turn(tmp_path):
+    g = games.new("doubles", ["A", "B"], seed=4)
+    board = SimBoard(seed=1)
+    board.advance(200)
+    t = Table(g, SimPort(board), save_path=str(tmp_path / "s.json"))
+    while g.turn_timer()["seat"] is None:     # the coin toss
+        t.apply("chance", g.chance_action())
+    tt = g.turn_timer()
+    assert tt["timed"]
+    t.show([])
+    # the board counts the 20 s itself and shows them on the ring
+    assert board.controller.timer.state != 0
+    board.advance(19000)
+    assert t.check_timer() is None            # not yet
+    board.advance(1500)
+    ev = t.check_timer()
+    assert ev and any(e["type"] == "timeout" for e in ev)
+    assert g.turn_timer()["turn_no"] == tt["turn_no"] + 1 or g.turn_timer()["seat"] != tt["seat"]

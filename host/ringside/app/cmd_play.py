@@ -431,13 +431,48 @@ class Session:
         """A line from the player; commands are handled here (None returned)."""
         self.out(prompt)
         try:
-            line = self.inp("> ")
+            line = self._read_line()
         except EOFError:
             raise Quit() from None
+        if line is None:         # the turn timer ran out while waiting
+            return None
         line = (line or "").strip()
         if self._command(line):
             return None
         return line
+
+    def _read_line(self):
+        """A line of input; while a board runs a turn timer, its expiry ends the wait (None)."""
+        import select
+        t = self.table
+        timed = (self.inp is input and t.port is not None and hasattr(self.game, "turn_timer")
+                 and getattr(t, "_timer_turn", None) is not None)
+        if not timed:
+            return self.inp("> ")
+        import time
+        from ringside.table import SimPort
+        sys.stdout.write("> ")
+        sys.stdout.flush()
+        last = time.monotonic()
+        while True:
+            try:
+                r, _, _ = select.select([sys.stdin], [], [], 0.1)
+            except (OSError, ValueError):       # stdin that select cannot watch
+                return self.inp("")
+            if r:
+                line = sys.stdin.readline()
+                if not line:
+                    raise EOFError
+                return line
+            if isinstance(t.port, SimPort):     # the simulated board keeps the wall clock's time
+                now = time.monotonic()
+                t.port.wait(int((now - last) * 1000))
+                last = now
+            ev = t.check_timer()
+            if ev is not None:
+                self.out("\n  time is up: the turn passes")
+                self.out(render(self.game))
+                return None
 
     def _command(self, line) -> bool:
         words = line.split()
