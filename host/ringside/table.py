@@ -592,6 +592,9 @@ class Table:
         g = self.game
         if hasattr(g, "turn_timer"):
             self._turn_timer()
+            for e in events:   # the die the host rolled: the ring blinks as many times as it shows
+                if e.get("type") == "roll" and isinstance(e.get("value"), int):
+                    self._send("flash", c="white", n=e["value"])
         picture = self._picture()
         if picture is not None:
             if g.name == "circle":

@@ -143,3 +143,43 @@ def test_doubles_turn_timer_runs_on_the_board_and_passes_the_turn(tmp_path):
     ev = t.check_timer()
     assert ev and any(e["type"] == "timeout" for e in ev)
     assert g.turn_timer()["turn_no"] == tt["turn_no"] + 1 or g.turn_timer()["seat"] != tt["seat"]
+
+
+def _doubles_at_a_timed_turn(tmp_path):
+    g = games.new("doubles", ["A", "B"], seed=4)
+    board = SimBoard(seed=1)
+    board.advance(200)
+    t = Table(g, SimPort(board), save_path=str(tmp_path / "s.json"))
+    while not g.turn_timer()["timed"]:
+        t.apply("chance", g.chance_action())
+    t.show([])
+    return g, board, t
+
+
+def test_doubles_a_move_at_19_9_seconds_counts_and_cancels_the_timer(tmp_path):
+    g, board, t = _doubles_at_a_timed_turn(tmp_path)
+    turn = g.turn_timer()["turn_no"]
+    if g.to_act() == ["chance"]:                 # the die, inside the 20 s
+        ev = t.apply("chance", g.chance_action())
+        assert any(e["type"] == "roll" for e in ev)
+    board.advance(19900 - 10)
+    seat = g.to_act()[0]
+    t.apply(seat, g.legal_actions(seat)[0])      # in time
+    assert g.turn_timer()["turn_no"] != turn or g.turn_timer()["seat"] != seat
+    board.advance(2000)
+    assert t.check_timer() is None               # no timeout for the turn that was played
+
+
+def test_doubles_the_timer_keeps_running_while_the_host_stalls(tmp_path):
+    g, board, t = _doubles_at_a_timed_turn(tmp_path)
+    n0 = len(board.frames)
+    board.advance(21000)                         # no command from the host at all
+    assert [f for f in board.frames[n0:] if f[1] == "timer_expired"]
+
+
+def test_doubles_host_rolled_die_blinks_the_ring(tmp_path):
+    g, board, t = _doubles_at_a_timed_turn(tmp_path)
+    assert g.to_act() == ["chance"]              # a turn starts with the die, timed
+    roll = g.chance_action()
+    t.apply("chance", roll)
+    assert board.controller.leds.flash_n == roll["value"]

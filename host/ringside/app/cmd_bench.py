@@ -66,6 +66,12 @@ def cmd_circleville(args) -> int:
     return 0
 
 
+def cmd_doubles(args) -> int:
+    mod = _optional("ringside.bench.doubles", "the Doubles benchmark")
+    _print(mod.run(args.n, args.seed), args.json)
+    return 0
+
+
 def register(sub) -> None:
     b = sub.add_parser("bench", help="benchmarks (JSON)")
     bs = b.add_subparsers(dest="bench", metavar="WHAT")
@@ -103,3 +109,8 @@ def register(sub) -> None:
     cv.add_argument("--seed", type=int, default=1)
     cv.add_argument("--json", action="store_true")
     cv.set_defaults(func=cmd_circleville)
+    d = bs.add_parser("doubles", help="Doubles: bot matches and strong-move time")
+    d.add_argument("-n", type=int, default=400)
+    d.add_argument("--seed", type=int, default=1)
+    d.add_argument("--json", action="store_true")
+    d.set_defaults(func=cmd_doubles)

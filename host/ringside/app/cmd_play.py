@@ -445,6 +445,9 @@ class Session:
         """A line of input; while a board runs a turn timer, its expiry ends the wait (None)."""
         import select
         t = self.table
+        if (t.port is None and self.inp is input and hasattr(self.game, "turn_timer")
+                and self.game.turn_timer()["timed"]):
+            return self._read_line_host_timed()
         timed = (self.inp is input and t.port is not None and hasattr(self.game, "turn_timer")
                  and getattr(t, "_timer_turn", None) is not None)
         if not timed:
@@ -473,6 +476,37 @@ class Session:
                 self.out("\n  time is up: the turn passes")
                 self.out(render(self.game))
                 return None
+
+    def _read_line_host_timed(self):
+        """No board: this computer keeps the turn's time itself (and says so)."""
+        import select
+        import time
+        tt = self.game.turn_timer()
+        key = tt["turn_no"]
+        if getattr(self, "_host_turn", None) != key:
+            self._host_turn = key
+            self._host_deadline = time.monotonic() + tt["seconds"]
+            self.out("  (no board: this computer keeps the %d seconds)" % tt["seconds"])
+        sys.stdout.write("> ")
+        sys.stdout.flush()
+        while True:
+            left = self._host_deadline - time.monotonic()
+            if left <= 0:
+                entry = self.game.timeout_entry()
+                if entry is not None and self.game.turn_timer()["turn_no"] == key:
+                    self.table.apply(*entry)
+                    self.out("\n  time is up: the turn passes")
+                    self.out(render(self.game))
+                return None
+            try:
+                r, _, _ = select.select([sys.stdin], [], [], min(0.1, left))
+            except (OSError, ValueError):
+                return self.inp("")
+            if r:
+                line = sys.stdin.readline()
+                if not line:
+                    raise EOFError
+                return line
 
     def _command(self, line) -> bool:
         words = line.split()
