@@ -54,22 +54,21 @@ def cmd_games(args) -> int:
     return 0
 
 
-def cmd_circle(args) -> int:
-    mod = _optional("ringside.games.circle.bench", "The Circle's benchmark")
-    _print(mod.run(args.n, args.seed), args.json)
-    return 0
+# engines with a benchmark of their own: (command, module, what it measures, default games)
+_GAME_BENCHES = [
+    ("doubles", "ringside.bench.doubles", "Doubles: bot matches and strong-move time", 400),
+    ("circle", "ringside.games.circle.bench", "The Circle: self-play games and bot results", 100),
+    ("circleville", "ringside.games.circleville.bench",
+     "Squaring Circleville: 4-heuristic-player self-play", 200),
+]
 
 
-def cmd_circleville(args) -> int:
-    mod = _optional("ringside.games.circleville.bench", "Squaring Circleville's benchmark")
-    _print(mod.run(args.n, args.seed), args.json)
-    return 0
-
-
-def cmd_doubles(args) -> int:
-    mod = _optional("ringside.bench.doubles", "the Doubles benchmark")
-    _print(mod.run(args.n, args.seed), args.json)
-    return 0
+def _game_bench(module):
+    def run(args) -> int:
+        mod = _optional(module, "that benchmark")
+        _print(mod.run(args.n, args.seed), args.json)
+        return 0
+    return run
 
 
 def register(sub) -> None:
@@ -99,18 +98,9 @@ def register(sub) -> None:
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--json", action="store_true")
     g.set_defaults(func=cmd_games)
-    c = bs.add_parser("circle", help="The Circle: self-play games and bot results")
-    c.add_argument("-n", type=int, default=100)
-    c.add_argument("--seed", type=int, default=1)
-    c.add_argument("--json", action="store_true")
-    c.set_defaults(func=cmd_circle)
-    cv = bs.add_parser("circleville", help="Squaring Circleville: 4-heuristic-player self-play")
-    cv.add_argument("-n", type=int, default=200)
-    cv.add_argument("--seed", type=int, default=1)
-    cv.add_argument("--json", action="store_true")
-    cv.set_defaults(func=cmd_circleville)
-    d = bs.add_parser("doubles", help="Doubles: bot matches and strong-move time")
-    d.add_argument("-n", type=int, default=400)
-    d.add_argument("--seed", type=int, default=1)
-    d.add_argument("--json", action="store_true")
-    d.set_defaults(func=cmd_doubles)
+    for name, module, what, n in _GAME_BENCHES:
+        p = bs.add_parser(name, help=what)
+        p.add_argument("-n", type=int, default=n, help="games")
+        p.add_argument("--seed", type=int, default=1)
+        p.add_argument("--json", action="store_true")
+        p.set_defaults(func=_game_bench(module))
