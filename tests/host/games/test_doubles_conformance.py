@@ -192,8 +192,9 @@ def test_bad_options_are_refused_with_a_reason():
         games.new("doubles", NAMES + ["Ed"])
     with pytest.raises(GameError, match="timer option"):
         games.new("doubles", NAMES[:2], options={"timer": "yes"})
-    with pytest.raises(GameError, match="computer option"):
-        games.new("doubles", NAMES[:2], options={"computer": [2]})
+    for bad in ([2], [0, 0], [[1]], "0", [True]):
+        with pytest.raises(GameError, match="computer option"):
+            games.new("doubles", NAMES[:2], options={"computer": bad})
     with pytest.raises(GameError, match="no option"):
         games.new("doubles", NAMES[:2], options={"clock": 20})
 

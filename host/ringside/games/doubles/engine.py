@@ -51,11 +51,13 @@ class Doubles(Game):
         if not isinstance(opts["timer"], bool):
             raise GameError("the timer option is true or false, not %r" % (opts["timer"],))
         comp = opts["computer"]
-        if (not isinstance(comp, list) or len(set(comp)) != len(comp)
+        if (not isinstance(comp, list)
                 or not all(isinstance(s, int) and not isinstance(s, bool) and 0 <= s < len(self.players)
-                           for s in comp)):
+                           for s in comp)
+                or len(set(comp)) != len(comp)):
             raise GameError("the computer option lists seat numbers 0 to %d, each once, not %r"
                             % (len(self.players) - 1, comp))
+        opts["computer"] = list(comp)      # never the class default's list
         board = opts["board"]
         if board is None:
             layout = default_layout()
