@@ -654,3 +654,29 @@ def best_aim(game, origin: str, skill: float, value, targets) -> float:
         if best is None or ev > best[0] + 1e-9:
             best = (ev, t)
     return best[1]
+
+
+class BotFamily:
+    """A game's bots by level, built once from its aims and decisions (the same shape for
+    every Circles game): good, weak and random, make(level, seed) and the contract's choose()."""
+
+    def __init__(self, title, good_skill, good_aim, good_decide, weak_skill, weak_aim):
+        self.title = title
+        self.BOTS = {
+            "good": lambda seed=0: Bot("good", good_skill, good_aim, good_decide, seed),
+            "weak": lambda seed=0: Bot("weak", weak_skill, weak_aim, random_choice, seed),
+            "random": lambda seed=0: random_bot(seed),
+        }
+        self.good = self.BOTS["good"]
+        self.weak = self.BOTS["weak"]
+        self.random_bot = self.BOTS["random"]
+
+    def make(self, level="good", seed=0):
+        """A bot by level (good, weak, random); seed: its own RNG when choose() gets none."""
+        if level not in self.BOTS:
+            raise ValueError("no %s bot %r (there are: %s)" % (self.title, level, ", ".join(sorted(self.BOTS))))
+        return self.BOTS[level](seed)
+
+    def choose(self, game, seat, rng=None):
+        """The good bot's choice (the module-level bot of the contract)."""
+        return self.good().choose(game, seat, rng)

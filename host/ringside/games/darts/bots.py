@@ -164,28 +164,10 @@ def weak_aim(bot, game, seat, rng):
     return rng.choice((-1, 1)) * rng.uniform(lo, hi)
 
 
-def good(seed: int = 0) -> cc.Bot:
-    return cc.Bot("good", GOOD_SKILL, good_aim, good_decide, seed)
-
-
-def weak(seed: int = 0) -> cc.Bot:
-    return cc.Bot("weak", WEAK_SKILL, weak_aim, cc.random_choice, seed)
-
-
-def random_bot(seed: int = 0) -> cc.Bot:
-    return cc.random_bot(seed)
-
-
-BOTS = {"good": good, "weak": weak, "random": random_bot}
-
-
-def make(level: str = "good", seed: int = 0) -> cc.Bot:
-    """A bot by level (good, weak, random); seed: its own RNG when choose() gets none."""
-    if level not in BOTS:
-        raise ValueError("no Darts bot %r (there are: %s)" % (level, ", ".join(sorted(BOTS))))
-    return BOTS[level](seed)
-
-
-def choose(game, seat, rng: random.Random | None = None) -> dict:
-    """The good bot's choice (the module-level bot of the contract)."""
-    return good().choose(game, seat, rng)
+_FAMILY = cc.BotFamily("Darts", GOOD_SKILL, good_aim, good_decide, WEAK_SKILL, weak_aim)
+good = _FAMILY.good
+weak = _FAMILY.weak
+random_bot = _FAMILY.random_bot
+BOTS = _FAMILY.BOTS
+make = _FAMILY.make
+choose = _FAMILY.choose
