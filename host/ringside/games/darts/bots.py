@@ -8,7 +8,6 @@ good    aims for the flick with the best expected value under its own spread: st
 """
 from __future__ import annotations
 
-import random
 
 from ringside.games import circles_common as cc
 

@@ -10,7 +10,6 @@ Worth is counted in silver (1 gold = 3, 1 ruby = 9).
 """
 from __future__ import annotations
 
-import random
 
 from ringside.games import circles_common as cc
 from ringside.games.wildwest import money as M
