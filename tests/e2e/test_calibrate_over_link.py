@@ -1,0 +1,41 @@
+"""`ringside calibrate --port`: calibration over the serial link, the person at the table
+played by the simulated board's sim_place (a real board has none: the user is asked)."""
+import io
+import json
+import time
+
+from ringside.calibration import calibrate
+from ringside.link_table import LinkTable
+from ringside.sim.serve import SimServer
+
+
+def test_calibration_over_the_link_fits_the_sensors(tmp_path):
+    srv = SimServer(seed=4, speed=20.0, out=io.StringIO())
+    srv.board.advance(1000)
+    srv._t0 = time.monotonic()
+    srv._v0 = srv.board.now
+    srv.start()
+    try:
+        from ringside.link import Link
+        link = Link(srv.port).open()
+        asked = []
+
+        def ask(prompt):          # the person at the table sets the marble down
+            asked.append(prompt)
+            angle = float(prompt.split("(")[1].split(" deg")[0])
+            link.command("sim_place", ang=int(round(angle * 100)))
+            return ""
+
+        table = LinkTable(link, json.loads(srv.board.ring_bytes), ask=ask)
+        res = calibrate(table, table.ring_dict, spaces=["7", "16", "8", "11", "14", "9"],
+                        settle_ms=800, collect_ms=1500, log=lambda *a: None)
+        assert len(asked) == 6 and all(p.startswith("Set the marble down on ") for p in asked)
+        truth = srv.board.model
+        fitted = {f.sensor: f for f in res.fits}
+        assert len(fitted) >= 3
+        for i, f in fitted.items():
+            # the offset the board now subtracts is the sensor's true bias, within 1.5 mm
+            assert abs(f.offset_mm - truth.bias_mm[i]) < 1.5 + abs(f.scale - 1 / truth.scale[i]) * 140
+        link.close()
+    finally:
+        srv.stop()
