@@ -234,7 +234,10 @@ def cmd_calibrate(args) -> int:
         table = LinkTable.open(args.port)
         ring = table.ring_dict
         print("calibrating the board on %s: set the marble on each space when asked" % args.port)
-        res = calibrate(table, ring, side=args.side, spaces=args.spaces, log=print)
+        try:
+            res = calibrate(table, ring, side=args.side, spaces=args.spaces, log=print)
+        finally:
+            table.close()
         saved = None
         truth = None
     for f in res.fits:
