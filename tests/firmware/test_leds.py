@@ -10,6 +10,7 @@ from ringfw import power
 from ringfw.wire import Encoder, encode
 from ringside.sim import vm
 from ringside.sim.board import SimBoard
+from boardtest import capture, cmd, rgb
 
 
 def _board(**kw):
@@ -18,29 +19,9 @@ def _board(**kw):
     return b
 
 
-def _cmd(b, kind, ms=8, **fields):
-    enc = getattr(b, "_test_enc", None) or Encoder()
-    b._test_enc = enc
-    b.send_bytes(encode(enc, kind, fields))
-    b.advance(ms)
-    last = [f for f in b.frames if f[1] in ("ack", "nack")][-1]
-    assert last[1] == "ack", last
-    return last
-
-
-def _capture(b):
-    shown = []
-    orig = b.pixels.show
-
-    def show(buf):
-        shown.append((b.now, bytes(buf)))
-        orig(buf)
-    b.pixels.show = show
-    return shown
-
-
-def _rgb(frame, i):
-    return frame[3 * i + 1], frame[3 * i], frame[3 * i + 2]
+_cmd = cmd
+_capture = capture
+_rgb = rgb
 
 
 def _leds_of_space(b, side_name, space_id):
