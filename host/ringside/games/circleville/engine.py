@@ -54,7 +54,8 @@ class Circleville(Game):
     title = "Squaring Circleville"
     min_players = 2
     max_players = 4
-    default_options = {"start": None, "board": None, "tiles": None}
+    default_options = {"start": None, "board": None, "tiles": None, "solo": None, "difficulty": 0,
+                       "solo_mats": None}
     side = _NoRingSide()
 
     # ------------------------------------------------------------------ set-up
@@ -81,7 +82,15 @@ class Circleville(Game):
                                                 for _ in range(s["plots"])],
                          "beautify": [[] for _ in range(s["beautify"])], "number": None})
         equipment = sorted(self.tiles["equipment"])
-        if n == 2:
+        # solo mode (ringside.games.circleville.solo): seats 1.. are rule-driven solo players
+        self.solo_players = {}
+        if self.options.get("solo") is not None:
+            from .solo.framework import make_players
+            self.solo_players = make_players(self)
+        elif self.options.get("difficulty"):
+            raise GameError("difficulty is the solo players' start on the quadrant tracks: "
+                            "it needs solo players (option solo)")
+        if n == 2 or self.solo_players:
             equipment = [i for i in equipment if not self.tiles["equipment"][i].get("not_in_two_player")]
         years = [{"year": b["first_year"] + i, "bonus": None, "achievement": None} for i in range(20)]
         years[-1]["bonus"] = "three_vp"
@@ -95,7 +104,8 @@ class Circleville(Game):
                          "mat": {c: [] for c in COLOURS}, "tiles": [], "bonus": [], "markers": [0, 0, 0, 0]}
                         for _ in range(n)],
             "deal": {"achievements": sorted(self.tiles["achievements"]), "ach_slots": list(b["achievement_years"]),
-                     "equipment": equipment, "reveal": 3 * n, "year_bonus": yb, "first": True},
+                     "equipment": equipment, "reveal": 6 if self.solo_players else 3 * n,
+                     "year_bonus": yb, "first": True},
             "equipment": [], "years": years, "table": {r: [] for r in b["achievement_rows"]},
             "bag": {c: b["first_bag"] for c in COLOURS},
             "stacks": [[None] * b["stack_size"] for _ in range(8)], "upcoming": [],
@@ -103,6 +113,9 @@ class Circleville(Game):
             "first": None, "active": None, "turns": 0, "end": False, "final": None, "ts": None,
             "end_reason": None,
         }
+        if self.solo_players:
+            from .solo.framework import setup_state
+            setup_state(self)
 
     # ------------------------------------------------------------------ helpers
     @property
@@ -137,6 +150,8 @@ class Circleville(Game):
         return 1 + len(self.state["players"][seat]["mat"][colour])
 
     def _equipment_of(self, seat):
+        if seat in self.solo_players:
+            return []   # solo players never use equipment (they may hold it)
         return [t["id"] for t in self.state["players"][seat]["tiles"] if t["kind"] == "equipment"]
 
     def _has(self, seat, effect):
@@ -264,12 +279,15 @@ class Circleville(Game):
                 return [{"type": "deal_year_bonus", "kind": k} for k, v in sorted(d["year_bonus"].items()) if v > 0]
             if self._hidden_in_stacks():
                 return [{"type": "draw", "colour": c} for c in COLOURS if S["bag"][c] > 0]
+            if self.solo_players:
+                from .solo.framework import setup_draws_legal
+                return setup_draws_legal(self)
             return [{"type": "first_player", "seat": i} for i in range(len(self.players))]
         return [{"type": "draw", "colour": c} for c in COLOURS if S["bag"][c] > 0]
 
     def _chance(self, rng):
         acts = self._chance_legal()
-        if acts and acts[0]["type"] == "draw":
+        if acts and acts[0]["type"] in ("draw", "solo_draw"):
             bag = self.S["bag"]
             return rng.choices(acts, weights=[bag[a["colour"]] for a in acts])[0]
         if acts and acts[0]["type"] == "deal_year_bonus":
@@ -313,13 +331,24 @@ class Circleville(Game):
                 S["upcoming"] = [None] * min(self.board["stack_size"], self._bag_physical())
             elif S["phase"] != "setup" and not self._hidden_in_stacks():
                 self._refresh_colours()
+            if S["phase"] == "setup" and self.solo_players:
+                from .solo.framework import after_setup_draw
+                ev += after_setup_draw(self)
             return ev
+        if t == "solo_draw":
+            from .solo.framework import apply_setup_draw
+            return apply_setup_draw(self, a)
         if t == "first_player":
-            S["first"] = S["active"] = a["seat"]
-            S["phase"] = "rondel"
-            S["ts"] = self._new_turn(a["seat"])
-            return [event("first_player", "%s goes first and takes the first player marker." % self._who(a["seat"]))]
+            return self._begin(a["seat"])
         raise IllegalAction("unknown chance action %r" % t)
+
+    def _begin(self, seat):
+        """Set-up is over: `seat` takes the first player marker and starts."""
+        S = self.S
+        S["first"] = S["active"] = seat
+        S["phase"] = "rondel"
+        S["ts"] = self._new_turn(seat)
+        return [event("first_player", "%s goes first and takes the first player marker." % self._who(seat))]
 
     # ------------------------------------------------------------------ turn state
     def _new_turn(self, seat, final=False):
@@ -368,6 +397,9 @@ class Circleville(Game):
     def _legal(self, seat):
         if seat == CHANCE:
             return self._chance_legal()
+        if seat in self.solo_players:
+            from .solo.framework import solo_legal
+            return solo_legal(self, seat)
         S = self.S
         ts = S["ts"]
         out = []
@@ -577,6 +609,9 @@ class Circleville(Game):
     def _apply(self, seat, a):
         if seat == CHANCE:
             return self._apply_chance(a)
+        if seat in self.solo_players:
+            from .solo.framework import solo_apply
+            return solo_apply(self, seat, a)
         S = self.S
         ts = S["ts"]
         t = a["type"]
@@ -873,6 +908,10 @@ class Circleville(Game):
             ev.append(event("score", "%s places %d in section %d and scores %d VP." % (self._who(who), rank + 1, num, vp),
                             seat=who, vp=vp))
         # step II: the year bonus tile; step III: the achievement beside it
+        if seat in self.solo_players:
+            from .solo.framework import completion_tiles
+            ev += completion_tiles(self, seat, num)
+            return ev + self._clean_up(seat, num, order[0] if order else None)
         avail = [y for y in S["years"] if y["bonus"] is not None]
         if avail:
             swaps = [y["year"] for y in avail[1:] if y["bonus"] != "three_vp"]
@@ -1142,12 +1181,18 @@ class Circleville(Game):
                 else:
                     S["box"][c] += 1
                     ev.append(event("tile", "The %s column is full: the tile goes to the box." % c))
-            if not st and S["upcoming"]:
-                S["stacks"][sp], S["upcoming"] = S["upcoming"], []
-                S["upcoming"] = [None] * min(self.board["stack_size"], self._bag_physical())
-                ev.append(event("upcoming", "The upcoming stack slides to space %d%s." % (
-                    sp, "" if S["upcoming"] else "; the bag is empty, the upcoming slot stays empty")))
+            ev += self._slide_upcoming(sp)
         return ev + self._finish_turn(seat)
+
+    def _slide_upcoming(self, sp):
+        """Step 4: an emptied stack at space sp is replaced by the upcoming stack, refilled from the bag."""
+        S = self.S
+        if S["stacks"][sp] or not S["upcoming"]:
+            return []
+        S["stacks"][sp], S["upcoming"] = S["upcoming"], []
+        S["upcoming"] = [None] * min(self.board["stack_size"], self._bag_physical())
+        return [event("upcoming", "The upcoming stack slides to space %d%s." % (
+            sp, "" if S["upcoming"] else "; the bag is empty, the upcoming slot stays empty"))]
 
     def _finish_turn(self, seat):
         S, ts = self.S, self.S["ts"]
@@ -1210,7 +1255,8 @@ class Circleville(Game):
         n = len(self.players)
         ev = []
         for seat, p in enumerate(S["players"]):
-            ev += self._advance(seat, p["supervisor"], 1)
+            if seat not in self.solo_players:   # a solo player's supervisor is on its own mat
+                ev += self._advance(seat, p["supervisor"], 1)
         values = _rank_values(self.board["end_score"], n, self.board["highlighted_rank"])
         for q in range(1, 5):
             on = [s for s in range(n) if S["players"][s]["markers"][q - 1] > 0]
@@ -1238,7 +1284,8 @@ class Circleville(Game):
         scores = {self.players[s]: S["players"][s]["score"] for s in range(n)}
         best = max(scores.values())
         tied = [s for s in range(n) if S["players"][s]["score"] == best]
-        tiles = {s: sum(col.count("tile") for col in S["players"][s]["mat"].values()) for s in tied}
+        tiles = {s: (self.solo_players[s].mat_tiles(self, s) if s in self.solo_players
+                     else sum(col.count("tile") for col in S["players"][s]["mat"].values())) for s in tied}
         most = max(tiles.values())
         winners = [self.players[s] for s in tied if tiles[s] == most]
         reason = S["end_reason"] or "the town is squared"
@@ -1315,4 +1362,5 @@ class Circleville(Game):
                                               "moves_left": self._moves_available() if S["phase"] == "actions" else 0,
                                               "pending": S["ts"]["pending"]},
             "result": self.result,
+            "solo": {self.players[s]: pl.view(self, s) for s, pl in self.solo_players.items()},
         }

@@ -1,0 +1,582 @@
+"""The solo mode's shared framework (rulebook "Solo Mode": Setup, Sequence of Play, Increasing the
+Difficulty). Every reading is in docs/rules/circleville-solo.md.
+
+A solo player is a subclass of SoloPlayer registered with @register. The engine
+(circleville/engine.py) calls the functions at the bottom of this module at its few hooks:
+make_players and setup_state when the game is created, setup_draws_legal / apply_setup_draw /
+after_setup_draw during the set-up deal, solo_legal / solo_apply for a solo seat's turn,
+completion_tiles when a solo player completes a section as the active player. Everything a solo
+player does is built on the engine's own action code (its pending choices are answered by
+rule: structures by the player's priority, sections in the player's order).
+
+Shared machinery for the players:
+
+    do_action(game, seat, kind, level, quadrant, order, fail_vp, label)   one action, with the
+        clockwise quadrant fallback, "as far as it can", the out-of-cubes VP and the
+        impossible-everywhere VP; kind = red|blue|orange|green (a basic action at `level`) or
+        improve|beautify (the alternate actions)
+    score(game, seat, vp, why)          VP with the reason in words
+    move_assistant(game, seat, space, why)
+    take_stack_tile(game, seat)         step 4: the top tile of the stack at the assistant's space
+    quadrant_of_colour(game, colour)    the quadrant whose achievement tiles have that colour
+    HIGHEST, LOWEST                      section orders within a quadrant
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from ringside.games import GameError, IllegalAction, event
+
+from ..data import COLOURS, STRUCTURES
+
+DATA_DIR = Path(__file__).resolve().parent / "data"
+MAX_SOLO = 3
+PLAYERS: dict = {}          # name (lower case) -> SoloPlayer subclass
+
+ALTERNATE_LEVEL = {"beautify": 3, "improve": 4}
+
+
+class SoloDataError(GameError):
+    """A solo mat file is unusable; the message names the file and the field."""
+
+
+def register(cls):
+    """Class decorator: make a solo player available by its name (option solo)."""
+    PLAYERS[cls.name] = cls
+    return cls
+
+
+def known() -> list:
+    """The registered solo players' names."""
+    import ringside.games.circleville.solo  # noqa: F401  (imports every player module)
+    return sorted(PLAYERS)
+
+
+# ------------------------------------------------------------------ the mats (data files)
+def read_mat(name: str, spec=None) -> tuple:
+    """(data, source) of a solo mat: data/<name>.json, or a user's path or dict."""
+    if spec is None:
+        spec = DATA_DIR / ("%s.json" % name)
+    if isinstance(spec, dict):
+        return spec, "the %s mat data" % name
+    p = Path(spec)
+    try:
+        text = p.read_text(encoding="utf-8")
+    except OSError as e:
+        raise SoloDataError("cannot read %s's solo mat %s: %s" % (name, p, e.strerror or e)) from None
+    try:
+        return json.loads(text), str(p)
+    except ValueError as e:
+        raise SoloDataError("%s is not valid JSON: %s" % (p, e)) from None
+
+
+def _int(d, key, lo, hi, where):
+    v = d.get(key) if isinstance(d, dict) else None
+    if isinstance(v, bool) or not isinstance(v, int) or not lo <= v <= hi:
+        raise SoloDataError("%s: %r must be a whole number from %d to %d, not %r" % (where, key, lo, hi, v))
+    return v
+
+
+def check_spaces(data, key, source, n=4, need_all_colours=True) -> list:
+    """A list of n mat spaces {"quadrant": 1-4, "colour": c}: the quadrant icon (outlining a
+    quadrant, in a colour) and the printed colour of the action space beside it."""
+    sp = data.get(key)
+    if not isinstance(sp, list) or len(sp) != n:
+        raise SoloDataError("%s: %r must list %d spaces, not %r" % (source, key, n, sp))
+    out = []
+    for i, s in enumerate(sp):
+        w = "%s: %s[%d]" % (source, key, i)
+        q = _int(s, "quadrant", 1, 4, w)
+        if s.get("colour") not in COLOURS:
+            raise SoloDataError("%s: 'colour' must be one of %s, not %r" % (w, ", ".join(COLOURS), s.get("colour")))
+        out.append({"quadrant": q, "colour": s["colour"]})
+    if need_all_colours and sorted(x["colour"] for x in out) != sorted(COLOURS):
+        raise SoloDataError("%s: the %d %s icons must show each colour once (a drawn tile picks one), not %s"
+                            % (source, n, key, ", ".join(x["colour"] for x in out)))
+    return out
+
+
+def validate_common(data, name, source) -> dict:
+    """The fields every mat has: name, title, priority, completion_vp."""
+    if not isinstance(data, dict):
+        raise SoloDataError("%s: a solo mat is a JSON object (name, title, priority, ...)" % source)
+    if data.get("format", 1) != 1:
+        raise SoloDataError("%s: format %r is not supported (this version reads format 1)" % (source, data.get("format")))
+    if data.get("name") != name:
+        raise SoloDataError("%s: this is the mat of %r, not of %r" % (source, data.get("name"), name))
+    title = data.get("title")
+    if not isinstance(title, str) or not title.strip():
+        raise SoloDataError("%s: 'title' (the solo player's name as printed) is missing" % source)
+    pr = data.get("priority")
+    if not isinstance(pr, list) or sorted(pr) != sorted(STRUCTURES):
+        raise SoloDataError("%s: 'priority' must order the four structures %s, each once, not %r"
+                            % (source, ", ".join(STRUCTURES), pr))
+    cv = data.get("completion_vp")
+    w = "%s: completion_vp" % source
+    out = {"name": name, "title": title.strip(), "priority": list(pr),
+           "completion_vp": {"year_bonus": _int(cv, "year_bonus", 0, 50, w),
+                             "achievement": _int(cv, "achievement", 0, 50, w)}}
+    return out
+
+
+# ------------------------------------------------------------------ the solo player base class
+class SoloPlayer:
+    """A rule-driven solo player. Subclass, set name/title, implement the hooks, @register.
+
+    The instance holds only the mat (constant data); all mutable state lives in
+    game.state["solo"][seat] (plain JSON-able data; mine(game, seat) returns it), so the
+    engine can roll back and replay exactly."""
+
+    name = ""              # registry key and mat file name (data/<name>.json), lower case
+    title = ""             # as printed: "Bertha"
+    her = "its"            # the possessive used in the "what happened" texts
+    setup_draw = False     # True: set-up draws an action tile from the bag (a chance action)
+
+    def __init__(self, mat: dict):
+        self.mat = mat
+        self.title = mat["title"]
+        self.priority = list(mat["priority"])
+        self.completion_vp = dict(mat["completion_vp"])
+
+    # --- the mat
+    @classmethod
+    def load(cls, spec=None) -> "SoloPlayer":
+        data, source = read_mat(cls.name, spec)
+        mat = validate_common(data, cls.name, source)
+        mat.update(cls.validate_mat(data, source))
+        return cls(mat)
+
+    @classmethod
+    def validate_mat(cls, data: dict, source: str) -> dict:
+        """The player's own mat fields, checked; raise SoloDataError naming source and field."""
+        return {}
+
+    # --- hooks
+    def initial_state(self, game, seat) -> dict:
+        """The player's state at the start (before its own set-up)."""
+        return {}
+
+    def setup(self, game, seat, colour) -> list:
+        """Its own set-up, once the deal is done; colour = the drawn tile if setup_draw."""
+        return []
+
+    def move_assistant(self, game, seat) -> list:
+        """Step 1 (events). Use move_assistant(game, seat, space, why)."""
+        raise NotImplementedError
+
+    def take_actions(self, game, seat) -> list:
+        """Step 2 (events). Use do_action / score."""
+        raise NotImplementedError
+
+    def step4(self, game, seat) -> list:
+        """Step 4 (events), before the engine slides the upcoming stack and ends the turn."""
+        raise NotImplementedError
+
+    def mat_tiles(self, game, seat) -> int:
+        """Action tiles on its mat (the final tie-break)."""
+        return sum(1 for t in mine(game, seat).get("tiles", []) if t)
+
+    def view(self, game, seat) -> dict:
+        d = dict(mine(game, seat))
+        d["solo_player"] = self.title
+        return d
+
+
+# ------------------------------------------------------------------ helpers for players
+def mine(game, seat) -> dict:
+    """The solo player's own state (game.state["solo"][seat])."""
+    return game.state["solo"][seat]
+
+
+def who(game, seat) -> str:
+    return game.players[seat]
+
+
+def say(game, seat, text, **data) -> dict:
+    """A "what happened" event of a solo player."""
+    return event("solo", text, seat=seat, **data)
+
+
+def score(game, seat, vp, why) -> list:
+    """Score vp for a solo player, saying why."""
+    game.state["players"][seat]["score"] += vp
+    return [event("score", "%s scores %d VP: %s." % (who(game, seat), vp, why), seat=seat, vp=vp)]
+
+
+def move_assistant(game, seat, space, why) -> list:
+    """Step 1: put the assistant on rondel space `space`."""
+    S = game.state
+    frm = S["players"][seat]["assistant"]
+    S["players"][seat]["assistant"] = space
+    st = S["stacks"][space]
+    top = st[-1] if st else None
+    return [event("rondel", "%s's assistant moves from rondel space %d to space %d (%s space, stack %s): %s."
+                  % (who(game, seat), frm, space, game.board["rondel"][space],
+                     "shows %s" % top if top else "empty", why),
+                  seat=seat, space=space)]
+
+
+def rondel_colour(game, space) -> str:
+    return game.board["rondel"][space]
+
+
+def stack_top(game, space):
+    """The colour atop the stack beside rondel space `space`, or None for no stack."""
+    st = game.state["stacks"][space]
+    return st[-1] if st else None
+
+
+def take_stack_tile(game, seat):
+    """Step 4: take the top tile of the stack at the assistant's space (its colour, or None)."""
+    st = game.state["stacks"][game.state["players"][seat]["assistant"]]
+    return st.pop() if st else None
+
+
+def to_box(game, colour) -> None:
+    """An action tile goes back to the box."""
+    game.state["box"][colour] += 1
+
+
+def quadrant_of_colour(game, colour) -> int:
+    """The quadrant a colour stands for: the quadrant whose structure achievement tiles have
+    that colour (tiles.json: quadrant 1 red, 2 blue, 3 orange, 4 green)."""
+    for t in game.tiles["achievements"].values():
+        if t["effect"] == "quadrant_structures" and t["colour"] == colour:
+            return t["quadrant"]
+    return COLOURS.index(colour) + 1
+
+
+def clockwise(quadrant) -> list:
+    """The quadrant and then the others clockwise (1, 2, 3, 4 run clockwise round the town)."""
+    return [(quadrant - 1 + i) % 4 + 1 for i in range(4)]
+
+
+def quadrant_sections(game, q) -> list:
+    return [n for n in range(1, 21) if game.board["sections"][n]["quadrant"] == q]
+
+
+def HIGHEST(game, seat, q) -> list:
+    """Sections of quadrant q, highest-numbered first."""
+    return sorted(quadrant_sections(game, q), reverse=True)
+
+
+def LOWEST(game, seat, q) -> list:
+    """Sections of quadrant q, lowest-numbered first."""
+    return sorted(quadrant_sections(game, q))
+
+
+HIGHEST.words = "the highest-numbered"
+LOWEST.words = "the lowest-numbered"
+
+
+def possible(game, seat, kind, num) -> bool:
+    """Can a `kind` action be done (at least in part) in section num? (cubes aside)"""
+    S = game.state
+    s, b = game._sec(num), game.board["sections"][num]
+    if kind in ("red", "blue"):
+        return not s["done"] and len(s[kind]) < b[kind]
+    if kind == "orange":
+        return (not s["done"] and any(not i["cubes"] for i in s["icons"])
+                and len(S["queue"]) < game.board["queue_slots"])
+    if kind == "green":
+        return s["done"] and bool(S["queue"]) and any(p["kind"] is None for p in s["plots"])
+    if kind == "beautify":
+        return s["done"] and any(not x for x in s["beautify"])
+    if kind == "improve":
+        return s["done"] and any(p["kind"] and p["cubes"][1] is None for p in s["plots"])
+    raise ValueError("unknown solo action %r" % kind)
+
+
+def action_words(game, kind, level) -> str:
+    """An action in words, e.g. 'red at level 3 (4 cubes on red squares)'."""
+    if kind in ("beautify", "improve"):
+        return {"beautify": "the alternate level 3 action Beautify a Completed Section",
+                "improve": "the alternate level 4 action Improve a Structure"}[kind]
+    v = game.board["levels"][kind][level - 1]
+    what = {"red": "%d cube%s on red squares" % (v, "" if v == 1 else "s"),
+            "blue": "%d cube%s on blue squares" % (v, "" if v == 1 else "s"),
+            "orange": "raze %d structure%s" % (v, "" if v == 1 else "s"),
+            "green": "build %d structure%s" % (v, "" if v == 1 else "s")}[kind]
+    return "%s at level %d (%s)" % (kind, level, what)
+
+
+def _why_nowhere(game, kind) -> str:
+    S = game.state
+    if kind == "orange" and len(S["queue"]) >= game.board["queue_slots"]:
+        return "the structures queue is full"
+    if kind == "green" and not S["queue"]:
+        return "the structures queue is empty"
+    return {"red": "no unfinished section has an empty red square",
+            "blue": "no unfinished section has an empty blue square",
+            "orange": "no unfinished section has a structure left to raze",
+            "green": "no completed section has an empty build plot",
+            "beautify": "no completed section has an empty beautify icon",
+            "improve": "no completed section has a built structure with an empty second square"}[kind]
+
+
+def find_section(game, seat, kind, quadrant, order):
+    """(section, quadrant) of the first section where the action is possible: the assigned
+    quadrant in the player's order, then the other quadrants clockwise; None if nowhere."""
+    for q in clockwise(quadrant):
+        for n in order(game, seat, q):
+            if possible(game, seat, kind, n):
+                return n, q
+    return None
+
+
+def do_action(game, seat, kind, level=1, quadrant=1, order=HIGHEST, fail_vp=0, label="") -> dict:
+    """One solo action, as far as it can be done, by the shared framework:
+
+    - in `quadrant`, in the first section of `order` where it is possible; if none there, the
+      other quadrants clockwise; if it is impossible everywhere (or the player has no cube):
+      fail_vp instead;
+    - structures chosen by the player's priority; built in that section first;
+    - out of cubes part way: what could be placed stays, and fail_vp is scored on top.
+
+    Returns {"events", "section", "quadrant", "placed", "ran_out", "impossible", "vp"}."""
+    S = game.state
+    pl = game.solo_players[seat]
+    p = S["players"][seat]
+    name = who(game, seat)
+    what = action_words(game, kind, level)
+    lead = "%s%s: %s" % (name, " (%s)" % label if label else "", what)
+    out = {"events": [], "section": None, "quadrant": None, "placed": 0, "ran_out": False,
+           "impossible": False, "vp": 0}
+    ev = out["events"]
+    if p["supply"] <= 0:
+        out["impossible"] = True
+        ev.append(say(game, seat, "%s. %s has no cubes left, so the action cannot be done anywhere." % (lead, name)))
+        if fail_vp:
+            ev += score(game, seat, fail_vp, "the action failed")
+            out["vp"] = fail_vp
+        return out
+    found = find_section(game, seat, kind, quadrant, order)
+    if found is None:
+        out["impossible"] = True
+        ev.append(say(game, seat, "%s. It cannot be done in quadrant %d nor in any other quadrant (%s)."
+                      % (lead, quadrant, _why_nowhere(game, kind))))
+        if fail_vp:
+            ev += score(game, seat, fail_vp, "the action is impossible everywhere")
+            out["vp"] = fail_vp
+        return out
+    num, q = found
+    out["section"], out["quadrant"] = num, q
+    words = getattr(order, "words", "the first")
+    if q == quadrant:
+        where = "section %d, %s section of quadrant %d where it can be done" % (num, words, q)
+    else:
+        skipped = clockwise(quadrant)[:clockwise(quadrant).index(q)]
+        where = ("section %d: it cannot be done in quadrant%s %s, so going clockwise it is done in quadrant %d, "
+                 "%s section there where it can be done" % (num, "s" if len(skipped) > 1 else "",
+                                                             ", ".join(map(str, skipped)), q, words))
+    ev.append(say(game, seat, "%s in %s." % (lead, where), section=num, quadrant=q))
+    p["supervisor"] = num   # the supervisor pawn marks where the solo player works
+    before = len(ev)
+    if kind in COLOURS:
+        value = game.board["levels"][kind][level - 1]
+        ev += game._start_action(seat, kind, kind, {}, value)
+    elif kind == "beautify":
+        ev += game._start_action(seat, None, "beautify", {"section": num}, 0)
+    else:   # improve: the structure by the priority order
+        plots = [(i, pl_["kind"]) for i, pl_ in enumerate(game._sec(num)["plots"])
+                 if pl_["kind"] and pl_["cubes"][1] is None]
+        i, k = min(plots, key=lambda x: (pl.priority.index(x[1]), x[0]))
+        if len({x[1] for x in plots}) > 1:
+            ev.append(say(game, seat, "Of the structures there that can be improved, %s structure priority (%s) "
+                                      "picks the %s one." % (pl.her, ", ".join(pl.priority), k)))
+        ev += game._start_action(seat, None, "improve", {"section": num, "plot": i}, 0)
+    ev += _drive(game, seat, num, order, q, out)
+    out["placed"] = _placed(ev[before:])
+    if out["ran_out"]:
+        ev.append(say(game, seat, "%s ran out of cubes part way (%d placed): what is placed stays."
+                      % (name, out["placed"])))
+        if fail_vp:
+            ev += score(game, seat, fail_vp, "the action failed (out of cubes)")
+            out["vp"] = fail_vp
+    return out
+
+
+def _placed(events) -> int:
+    n = 0
+    for e in events:
+        if e["type"] == "roads":
+            n += e.get("cubes", 0)
+        elif e["type"] in ("raze", "beautify", "improve"):
+            n += 1
+        elif e["type"] == "build" and e.get("structure"):
+            n += 1
+    return n
+
+
+def _drive(game, seat, num, order, q, out) -> list:
+    """Answer the engine's pending choices inside a solo action by rule."""
+    S = game.state
+    pl = game.solo_players[seat]
+    ev = []
+    for _ in range(200):
+        pd = S["ts"]["pending"]
+        if not pd:
+            return ev
+        legal = game._pending_legal(seat, pd)
+        kind = pd["kind"]
+        choice = None
+        if kind == "orange":
+            razes = [a for a in legal if a["type"] == "raze"]
+            if razes:
+                choice = min(razes, key=lambda a: pl.priority.index(a["structure"]))
+        elif kind == "green":
+            builds = [a["section"] for a in legal if a["type"] == "build"]
+            if builds:
+                rank = {n: i for i, n in enumerate(order(game, seat, q))}
+                choice = {"type": "build", "section": num if num in builds else min(builds, key=lambda n: rank.get(n, 99))}
+        elif kind == "resolve":
+            choice = {"type": "resolve", "section": min(pd["sections"])}
+        if choice is None:
+            # out of cubes (solo players never pull cubes back), or an equipment choice (never used)
+            if pd.get("left") and S["players"][seat]["supply"] <= 0:
+                out["ran_out"] = True
+            if {"type": "stop"} not in legal:
+                raise IllegalAction("solo player stuck at a %s choice" % kind)
+            choice = {"type": "stop"}
+        ev += [e for e in game._apply_pending(seat, choice) if e["type"] != "stop"]
+    raise IllegalAction("a solo action did not finish")
+
+
+# ------------------------------------------------------------------ engine hooks
+def make_players(game) -> dict:
+    """Option solo -> {seat: SoloPlayer}; validates the names, count, seats and difficulty."""
+    names = game.options.get("solo")
+    if isinstance(names, str):
+        names = [x for x in names.split(",")]
+    if not isinstance(names, list) or not names:
+        raise GameError("option solo is a list of 1 to %d solo players (%s)" % (MAX_SOLO, ", ".join(known())))
+    keys = [str(x).strip().lower() for x in names]
+    avail = known()
+    for k in keys:
+        if k not in PLAYERS:
+            raise GameError("there is no solo player called %r (there are: %s)" % (k, ", ".join(avail)))
+    if len(keys) > MAX_SOLO:
+        raise GameError("a solo game has 1 to %d solo players, not %d" % (MAX_SOLO, len(keys)))
+    if len(set(keys)) != len(keys):
+        raise GameError("each solo player has one mat: %s is named twice" % next(k for k in keys if keys.count(k) > 1))
+    if len(game.players) != 1 + len(keys):
+        raise GameError("a solo game seats one person first and then its solo players: give %d player names "
+                        "(you and %s), not %d" % (1 + len(keys), ", ".join(keys), len(game.players)))
+    d = game.options.get("difficulty", 0)
+    if isinstance(d, bool) or not isinstance(d, int) or d < 0:
+        raise GameError("difficulty is where the solo players start on the quadrant tracks: a whole number "
+                        "from 0 (4 suggested), not %r" % (d,))
+    mats = game.options.get("solo_mats") or {}
+    if not isinstance(mats, dict) or any(str(k).lower() not in keys for k in mats):
+        raise GameError("option solo_mats maps a solo player in the game to its own mat file (a path or a dict), "
+                        "not %r" % (mats,))
+    mats = {str(k).lower(): v for k, v in mats.items()}
+    return {seat: PLAYERS[k].load(mats.get(k)) for seat, k in enumerate(keys, 1)}
+
+
+def setup_state(game) -> None:
+    """Solo set-up 2 and the difficulty: markers on the tracks, each player's state."""
+    S = game.state
+    d = game.options.get("difficulty", 0) or 0
+    S["solo"] = [None] * len(game.players)
+    for seat, pl in game.solo_players.items():
+        S["players"][seat]["markers"] = [d, d, d, d]
+        S["solo"][seat] = pl.initial_state(game, seat)
+    S["solo_setup"] = {"draws": [s for s, pl in sorted(game.solo_players.items()) if pl.setup_draw], "drawn": []}
+
+
+def setup_draws_legal(game) -> list:
+    su = game.state["solo_setup"]
+    if not su["draws"]:
+        return []
+    s = su["draws"][0]
+    return [{"type": "solo_draw", "seat": s, "colour": c} for c in COLOURS if game.state["bag"][c] > 0]
+
+
+def apply_setup_draw(game, a) -> list:
+    su = game.state["solo_setup"]
+    s = su["draws"].pop(0)
+    su["drawn"].append([s, a["colour"]])
+    ev = [event("deal", "For %s's set-up an action tile is drawn from the bag: %s. It goes back into the bag."
+                % (who(game, s), a["colour"]), seat=s, colour=a["colour"])]
+    return ev + after_setup_draw(game)
+
+
+def after_setup_draw(game) -> list:
+    """Once every stack and every solo set-up draw is dealt: the solo players' own set-up, and the
+    person (seat 0) goes first."""
+    S = game.state
+    if S["phase"] != "setup" or game._hidden_in_stacks() or S["solo_setup"]["draws"]:
+        return []
+    drawn = {s: c for s, c in S["solo_setup"]["drawn"]}
+    ev = []
+    for seat, pl in sorted(game.solo_players.items()):
+        ev += pl.setup(game, seat, drawn.get(seat))
+    d = game.options.get("difficulty", 0) or 0
+    if d:
+        ev.append(event("solo", "Difficulty %d: the solo players start on space %d of every quadrant track." % (d, d)))
+    ev.append(event("solo", "In a solo game the person always goes first."))
+    return ev + game._begin(0)
+
+
+def solo_legal(game, seat) -> list:
+    """A solo seat's one legal action: its next step."""
+    S = game.state
+    ts = S["ts"]
+    if ts["final"]:
+        return [{"type": "solo", "step": "final"}]
+    if S["phase"] == "rondel":
+        return [{"type": "solo", "step": 1}]
+    return [{"type": "solo", "step": ts.get("solo_step", 2)}]
+
+
+def solo_apply(game, seat, a) -> list:
+    S = game.state
+    ts = S["ts"]
+    legal = solo_legal(game, seat)
+    if a not in legal:
+        raise IllegalAction("%s is a solo player and plays by its printed rules: its only action now is %r"
+                            % (who(game, seat), legal[0]))
+    pl = game.solo_players[seat]
+    step = a["step"]
+    if step == "final":
+        ev = [say(game, seat, "%s's final turn: every solo player's final action is to score 3 VP." % who(game, seat))]
+        ev += score(game, seat, 3, "the final turn")
+        return ev + game._finish_turn(seat)
+    if step == 1:
+        ev = pl.move_assistant(game, seat)
+        S["phase"] = "actions"
+        ts["solo_step"] = 2
+        ts["avail"] = []
+        return ev
+    if step == 2:
+        ev = pl.take_actions(game, seat)
+        ts["solo_step"] = 4
+        return ev
+    ev = pl.step4(game, seat)
+    ev += game._slide_upcoming(S["players"][seat]["assistant"])
+    return ev + game._finish_turn(seat)
+
+
+def completion_tiles(game, seat, num) -> list:
+    """A solo player completed a section as the active player: the year bonus tile and the
+    achievement tile beside it go to the box, and it scores its own VP for each."""
+    S = game.state
+    pl = game.solo_players[seat]
+    name = who(game, seat)
+    ev = []
+    avail = [y for y in S["years"] if y["bonus"] is not None]
+    if not avail:
+        return [say(game, seat, "No year bonus tile is left on the year track for %s." % name)]
+    cur = avail[0]
+    kind, ach = cur["bonus"], cur["achievement"]
+    cur["bonus"], cur["achievement"] = None, None
+    S["discarded_bonus"] += 1
+    ev.append(say(game, seat, "%s returns the %s year bonus tile (%d) to the box%s." % (
+        name, kind.replace("_", " "), cur["year"],
+        " and achievement tile %d beside it" % ach if ach is not None else "")))
+    ev += score(game, seat, pl.completion_vp["year_bonus"], "the year bonus tile of a completed section")
+    if ach is not None:
+        ev += score(game, seat, pl.completion_vp["achievement"], "the achievement tile of a completed section")
+    return ev
