@@ -580,3 +580,33 @@ def completion_tiles(game, seat, num) -> list:
     if ach is not None:
         ev += score(game, seat, pl.completion_vp["achievement"], "the achievement tile of a completed section")
     return ev
+
+
+# ------------------------------------------------------------------ for tests, the bench and the terminal
+def new_game(solo, seed=1, difficulty=0, person="You", **options):
+    """A solo game, dealt (chance drawn from the seed), with the person (seat 0) to act."""
+    import ringside.games as G
+    names = [solo] if isinstance(solo, str) else list(solo)
+    players = [person] + [PLAYERS[n.lower()].title if n.lower() in PLAYERS else n for n in names]
+    opts = dict(options, solo=names, difficulty=difficulty)
+    g = G.new("circleville", players, seed=seed, options=opts)
+    run_chance(g)
+    return g
+
+
+def run_chance(game) -> list:
+    """Apply chance actions from the game's seeded RNG while chance is to act."""
+    from ringside.games import CHANCE
+    ev = []
+    while not game.over and game.to_act() == [CHANCE]:
+        ev += game.apply(CHANCE, game.chance_action())
+    return ev
+
+
+def solo_step(game) -> list:
+    """The acting solo seat plays its one legal step (events); then any chance draws follow."""
+    seat = game.to_act()[0]
+    if seat not in game.solo_players:
+        raise IllegalAction("%s is not a solo player" % game.seat_name(seat))
+    ev = game.apply(seat, game.legal_actions(seat)[0])
+    return ev + run_chance(game)
