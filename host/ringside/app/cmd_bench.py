@@ -1,4 +1,4 @@
-"""`ringside bench ring|firmware|link|games`: benchmarks that print one JSON object."""
+"""`ringside bench ring|firmware|link|games|doubles|circle|circleville|solo`: benchmarks that print one JSON object."""
 from __future__ import annotations
 
 import importlib
@@ -71,6 +71,12 @@ def _game_bench(module):
     return run
 
 
+def cmd_solo(args) -> int:
+    mod = _optional("ringside.games.circleville.solo.bench", "the Circleville solo benchmark")
+    _print(mod.run(args.games, args.seed, args.difficulty), args.json)
+    return 0
+
+
 def register(sub) -> None:
     b = sub.add_parser("bench", help="benchmarks (JSON)")
     bs = b.add_subparsers(dest="bench", metavar="WHAT")
@@ -104,3 +110,10 @@ def register(sub) -> None:
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--json", action="store_true")
         p.set_defaults(func=_game_bench(module))
+    so = bs.add_parser("solo", help="Squaring Circleville solo players against the heuristic player")
+    so.add_argument("--games", "-n", type=int, default=200, help="games per solo player and for the trios")
+    so.add_argument("--seed", type=int, default=1)
+    so.add_argument("--difficulty", type=int, default=0,
+                    help="the solo players' start on the quadrant tracks (4 suggested)")
+    so.add_argument("--json", action="store_true")
+    so.set_defaults(func=cmd_solo)

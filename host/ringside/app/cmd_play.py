@@ -5,6 +5,9 @@
     ringside play darts --players Ann,Bob --port /dev/ttyACM0   a real board over the link
     ringside play darts --players Ann --bots Cy --sim-pty       the simulated board on a pty,
                                                                 through the real serial link
+    ringside play circleville --solo Bertha,Denzel --difficulty 4
+                                                                Squaring Circleville solo: you against
+                                                                1-3 solo players who play themselves
     ringside resume [FILE]                                      after a crash: nothing lost
 
 The terminal player is generic: it renders the game (a text board for the games it knows,
@@ -62,6 +65,11 @@ def register(sub) -> None:
     p.add_argument("--ages", default="", metavar="N,N", help="players' ages in seat order (ties and the "
                                                              "youngest-first rules use them)")
     p.add_argument("--hard", action="store_true", help="Wild West: the harder start (no wagons)")
+    p.add_argument("--solo", default="", metavar="NAME,...",
+                   help="Squaring Circleville solo mode: 1 to 3 solo players (Bertha, Carsten, Denzel, "
+                        "Katherine) seated after you; --players gives your name")
+    p.add_argument("--difficulty", type=int, default=None,
+                   help="solo mode: the solo players' start on the quadrant tracks (0 by default, 4 suggested)")
     p.add_argument("--data", metavar="FILE", help="the game's printed data from your own file")
     p.add_argument("--save", metavar="FILE", help="save every action to FILE (default: the autosave)")
     p.add_argument("--load", metavar="FILE", help="continue a saved game")
@@ -97,7 +105,13 @@ def _play(args) -> int:
     for spec in [x.strip() for x in args.bots.split(",") if x.strip()]:
         name, _, level = spec.partition(":")
         bots.append((name.strip(), (level or "good").strip()))
-    names = humans + [b[0] for b in bots]
+    solo = [x.strip().lower() for x in args.solo.split(",") if x.strip()]
+    if solo:
+        humans, names = _solo_names(args, humans, bots, solo)
+    else:
+        if args.difficulty is not None:
+            raise GameError("--difficulty is for solo games (--solo)")
+        names = humans + [b[0] for b in bots]
     if not names:
         raise GameError("no players: give --players and/or --bots")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
@@ -121,12 +135,50 @@ def _play(args) -> int:
             raise GameError("cannot read %s: %s" % (args.data, e.strerror)) from None
         except ValueError as e:
             raise GameError("%s is not valid JSON: %s" % (args.data, e)) from None
+    if solo:
+        opts["solo"] = solo
+        opts["difficulty"] = args.difficulty or 0
     game = games.new(args.game, names, seed=seed, options=opts)
     seats = {i: "human" for i in range(len(humans))}
+    for k in range(len(solo)):
+        seats[1 + k] = "solo"
     for k, (_, level) in enumerate(bots):
         _bot(game, level)              # an unknown level fails before the game starts
         seats[len(humans) + k] = level
     return _run(args, game, seats, {}, save=args.save)
+
+
+def _solo_names(args, humans, bots, solo):
+    """(humans, seat names) of a solo game: one person, then the solo players as printed."""
+    if "solo" not in games.game_class(args.game).default_options:
+        raise GameError("%s has no solo mode (--solo is for circleville)" % args.game)
+    if bots:
+        raise GameError("a solo game seats you and the solo players: leave out --bots")
+    if len(humans) > 1:
+        raise GameError("a solo game has one person: give one name in --players, not %d" % len(humans))
+    from ringside.games.circleville.solo.framework import MAX_SOLO, PLAYERS, known
+    names = known()
+    for n in solo:
+        if n not in PLAYERS:
+            raise GameError("there is no solo player called %r (there are: %s)" % (n, ", ".join(names)))
+    if len(solo) > MAX_SOLO:
+        raise GameError("a solo game has 1 to %d solo players, not %d" % (MAX_SOLO, len(solo)))
+    person = humans[0] if humans else "You"
+    titles = [PLAYERS[n].title for n in solo]
+    if person in titles:
+        raise GameError("your name %r is a solo player's: choose another with --players" % person)
+    return [person], [person] + titles
+
+
+class _SoloSeat:
+    """A Circleville solo player's seat: it plays its one legal step (the printed rules choose)."""
+    aims = False
+
+    def wants_flick(self, game, seat) -> bool:
+        return False
+
+    def choose(self, game, seat, rng=None) -> dict:
+        return game.legal_actions(seat)[0]
 
 
 def _resume(args) -> int:
@@ -143,6 +195,8 @@ def _resume(args) -> int:
 
 
 def _bot(game, level):
+    if level == "solo":
+        return _SoloSeat()
     try:
         mod = __import__("ringside.games.%s.bots" % game.name, fromlist=["make"])
     except ImportError:
