@@ -1273,6 +1273,8 @@ class Circleville(Game):
                     ev.append(event("score", "%s scores %d VP for quadrant %d." % (self._who(s), share, q), vp=share))
                 rank += len(group)
         for seat, p in enumerate(S["players"]):
+            if seat in self.solo_players:
+                continue   # solo players score their quadrant ranks only
             for t in p["tiles"]:
                 if t["kind"] == "achievement":
                     vp = self.achievement_value(seat, t["id"])
