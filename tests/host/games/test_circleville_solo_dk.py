@@ -11,14 +11,13 @@ grid rows blue red / green orange / red blue / orange green; track spaces 1-4 be
 columns 1-2 (quadrants 2 and 4).
 """
 import json
-import random
 
 import pytest
 
 import ringside.games as G
 from ringside.games import CHANCE, GameError
 from ringside.games.circleville.bots import HeuristicBot
-from ringside.games.circleville.solo.framework import SoloDataError, new_game, run_chance
+from ringside.games.circleville.solo.framework import SoloDataError, new_game
 
 D = 1   # the solo seat in these tests
 COLOURS = ("red", "blue", "orange", "green")
@@ -124,7 +123,7 @@ def cubes_total(g, seat):
 def test_denzel_setup_assistant_on_the_persons_start_supervisor_beside_his_mat():
     g = game()
     assert P(g)["assistant"] == P(g, 0)["assistant"] == g.board["rondel_start"]
-    assert P(g)["supervisor"] is None and mat(g)["columns"] == {c: 0 for c in COLOURS}
+    assert mat(g)["supervisor"] is None and mat(g)["columns"] == {c: 0 for c in COLOURS}
     assert g.view(None)["solo"]["Denzel"]["supervisor"] == "beside his mat"
     assert not any(a.get("type") == "solo_draw" for s, a in g.log)   # no set-up draw for Denzel
     assert g.to_act() == [0]                                         # the person goes first
@@ -180,7 +179,8 @@ def test_denzel_three_level1_actions_two_of_the_space_colour_then_the_stacks_in_
     assert [i["cubes"] for i in sec(g, 11)["icons"]] == [[D], [D]]
     assert g.state["queue"][-2:] == ["natural", "golden"]
     assert sec(g, 11)["red"] == [D, D] and P(g)["supply"] == sup - 4
-    assert vp(ev) == 0 and P(g)["supervisor"] == 11   # the pawn marks where he works
+    assert vp(ev) == 0 and mat(g)["supervisor"] == 11   # the pawn marks where he works
+    assert g.view(None)["solo"]["Denzel"]["supervisor"] == "section 11"
 
 
 def test_denzel_lowest_numbered_available_section_and_brown_first():
@@ -272,7 +272,7 @@ def forced_setup(solo=("denzel",), section=7):
     g = game(list(solo))
     mat(g)["columns"]["red"] = 2
     mat(g)["acted"] = True
-    P(g)["supervisor"] = section
+    mat(g)["supervisor"] = section
     stacks(g, s5="red")
     to_step(g, 5, n=4)
     return g
@@ -367,7 +367,7 @@ def test_denzel_forced_completion_with_no_higher_unfinished_section_scores_8():
 def test_denzel_forced_completion_after_a_turn_of_only_vp_scores_8():
     g = game()
     mat(g)["columns"]["red"] = 2
-    P(g)["supervisor"] = 7                           # an unfinished section where he worked before
+    mat(g)["supervisor"] = 7                         # an unfinished section where he worked before
     P(g)["supply"] = 0
     stacks(g, s5="red")
     to_step(g, 5)
@@ -383,7 +383,7 @@ def test_katherine_setup_supervisor_on_the_symbol_icon_assistant_with_the_person
     g = game("katherine")
     K = g.solo_players[D]
     assert mat(g)["space"] == 0 and K.mat["track"][0]["symbol"]
-    assert P(g)["assistant"] == P(g, 0)["assistant"] and P(g)["supervisor"] is None
+    assert P(g)["assistant"] == P(g, 0)["assistant"]
     assert g.view(None)["solo"]["Katherine"]["supervisor_space"] == 1
 
 
@@ -407,7 +407,7 @@ def test_katherine_ignores_rondel_colours_row_gives_two_actions_nearest_first_hi
     assert "green at level 1 (build 1 structure) in section 10, the highest-numbered section of quadrant 2" in t
     assert "orange at level 1 (raze 1 structure) in section 9, the highest-numbered section of quadrant 2" in t
     assert sec(g, 9)["icons"][0]["cubes"] == [D] and sec(g, 10)["plots"][0]["kind"] == "natural"
-    assert P(g)["supervisor"] is None                # her pawn stays on her mat
+    assert mat(g)["space"] == 1                      # her pawn stays on her mat
 
 
 def test_katherine_column_gives_four_actions_from_the_nearest_cell_outward():
@@ -549,8 +549,7 @@ def test_user_mats_replace_the_printed_ones_and_bad_ones_are_refused_clearly(tmp
         game("denzel", solo_mats={"denzel": str(path)})
     # a shorter column: his second tile of a colour already forces the completion
     g = game("denzel", solo_mats={"denzel": dict(d, columns={"red": 2, "blue": 3, "orange": 3, "green": 3})})
-    mat(g)["columns"]["red"], mat(g)["acted"] = 1, True
-    P(g)["supervisor"] = 7
+    mat(g)["columns"]["red"], mat(g)["acted"], mat(g)["supervisor"] = 1, True, 7
     stacks(g, s5="red")
     to_step(g, 5, n=4)
     step(g)
@@ -575,7 +574,10 @@ def play(names, seed):
 
 @pytest.mark.parametrize("names", [["denzel"], ["katherine"], ["denzel", "katherine", "carsten"]])
 def test_whole_games_end_count_everything_and_replay_exactly(names):
+    start = game(names, seed=3)
+    assert start.render_text().startswith("Squaring Circleville")   # the table reads as text
     g = play(names, 3)
+    assert g.render_text()
     assert g.over and set(g.result["scores"]) == set(g.players)
     S = g.state
     tiles = sum(S["bag"].values()) + sum(1 for st in S["stacks"] for x in st if x is not None)

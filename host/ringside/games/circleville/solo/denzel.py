@@ -3,8 +3,8 @@ else's schedule. His mat (four colour columns) is data/denzel.json; the readings
 docs/rules/circleville-solo.md ("Denzel").
 
 State (game.state["solo"][seat]): {"columns": {colour: tiles in that column}, "acted": whether
-he took an actual action this turn (not only VP)}. His supervisor pawn starts beside his mat
-(players[seat]["supervisor"] is None) and then marks the section he last worked in.
+he took an actual action this turn (not only VP), "supervisor": None while his supervisor pawn is
+beside his mat, then the section it marks (where he last worked)}.
 """
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ class Denzel(SoloPlayer):
                 "no_completion_vp": _int(data, "no_completion_vp", 0, 50, source)}
 
     def initial_state(self, game, seat):
-        return {"columns": {c: 0 for c in COLOURS}, "acted": False}
+        return {"columns": {c: 0 for c in COLOURS}, "acted": False, "supervisor": None}
 
     def mat_tiles(self, game, seat):
         return sum(mine(game, seat)["columns"].values())
@@ -48,7 +48,7 @@ class Denzel(SoloPlayer):
     # --- set-up
     def setup(self, game, seat, colour):
         S = game.state
-        S["players"][seat]["supervisor"] = None
+        mine(game, seat)["supervisor"] = None
         return [say(game, seat, "Denzel's set-up: his assistant starts with yours on rondel space %d; his supervisor "
                                 "waits beside his solo mat, not on the board." % S["players"][seat]["assistant"])]
 
@@ -102,6 +102,8 @@ class Denzel(SoloPlayer):
             r = do_action(game, seat, colour, lvl, q, LOWEST, fail, label)
             ev += r["events"]
             acted = acted or not r["impossible"]
+            if r["section"] is not None:
+                st["supervisor"] = r["section"]   # the pawn marks where his work happens
         if not top and m["stack_actions"]:
             ev.append(say(game, seat, "There is no action tile stack beside rondel space %d: Denzel misses the "
                                       "stack's action." % sp))
@@ -133,8 +135,7 @@ class Denzel(SoloPlayer):
 
     def forced_target(self, game, seat):
         """(section or None, why in words) for the forced completion."""
-        S = game.state
-        sup = S["players"][seat]["supervisor"]
+        sup = mine(game, seat)["supervisor"]
         if not mine(game, seat)["acted"]:
             return None, "Denzel took no actual action this turn (he only scored VP)"
         if sup is None:
@@ -215,7 +216,7 @@ class Denzel(SoloPlayer):
 
     def view(self, game, seat):
         st = mine(game, seat)
-        sup = game.state["players"][seat]["supervisor"]
+        sup = st["supervisor"]
         return {"solo_player": self.title,
                 "columns": {c: "%d/%d" % (st["columns"][c], self.mat["columns"][c]) for c in COLOURS},
                 "supervisor": "beside his mat" if sup is None else "section %d" % sup}

@@ -5,7 +5,8 @@ docs/rules/circleville-solo.md ("Katherine").
 
 State (game.state["solo"][seat]): {"space": her supervisor's space on her track (0-based),
 "tiles": the action tile colour in the action space beside each track space, or None}. Her
-supervisor pawn stays on her mat, so players[seat]["supervisor"] is None between her actions.
+supervisor pawn stays on her mat (players[seat]["supervisor"], as for every solo player, only
+records the section of her last action).
 """
 from __future__ import annotations
 
@@ -95,7 +96,6 @@ class Katherine(SoloPlayer):
     # --- set-up
     def setup(self, game, seat, colour):
         S = game.state
-        S["players"][seat]["supervisor"] = None
         return [say(game, seat, "Katherine's set-up: her supervisor starts on the quadrant icon with the supervisor "
                                 "symbol on her mat, %s; her assistant starts with yours on rondel space %d."
                     % (self.where(mine(game, seat)["space"]), S["players"][seat]["assistant"]))]
@@ -124,7 +124,6 @@ class Katherine(SoloPlayer):
             r = do_action(game, seat, c, lvl, q, HIGHEST, self.mat["impossible_vp"],
                           "%s, the %s colour from her supervisor" % (c, _ordinal(n)))
             ev += r["events"]
-            S["players"][seat]["supervisor"] = None   # her supervisor pawn stays on her mat
         return ev
 
     # --- step 4
