@@ -94,6 +94,7 @@ def test_setup_own_setup_draw_is_a_chance_action_recorded_and_replayed():
     g2 = G.new("circleville", ["You", "Bertha"], seed=5, options={"solo": ["bertha"]})
     while g2.to_act() == [CHANCE] and g2.legal_actions(CHANCE)[0]["type"] != "solo_draw":
         g2.apply(CHANCE, g2.chance_action())
+    assert g2.describe(g2.legal_actions(CHANCE)[2]) == "Bertha's set-up draw from the bag: an orange tile"
     g2.apply(CHANCE, {"type": "solo_draw", "seat": 1, "colour": "orange"})
     assert g2.state["solo"][1]["space"] == 2 and g2.to_act() == [0]
 

@@ -1325,6 +1325,9 @@ class Circleville(Game):
 
     def describe(self, a: dict) -> str:
         """One action in plain words (menus)."""
+        if a.get("type") in ("solo", "solo_draw"):
+            from .solo.framework import describe as solo_describe
+            return solo_describe(self, a)
         from .render import describe
         return describe(self, a)
 

@@ -559,6 +559,16 @@ def solo_apply(game, seat, a) -> list:
     return ev + game._finish_turn(seat)
 
 
+def describe(game, a) -> str:
+    """A solo action or a solo set-up draw in words (menus)."""
+    if a["type"] == "solo_draw":
+        c = a["colour"]
+        return "%s's set-up draw from the bag: %s %s tile" % (game.seat_name(a["seat"]), "an" if c[0] in "aeiou" else "a", c)
+    step = a.get("step")
+    return ("%s's final turn (3 VP)" % game.seat_name(game.state["active"]) if step == "final"
+            else "%s plays step %s by the printed rules" % (game.seat_name(game.state["active"]), step))
+
+
 def completion_tiles(game, seat, num) -> list:
     """A solo player completed a section as the active player: the year bonus tile and the
     achievement tile beside it go to the box, and it scores its own VP for each."""
