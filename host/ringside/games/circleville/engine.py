@@ -19,6 +19,9 @@ Every reading of the rules this engine makes is in docs/rules/circleville.md. Se
              pull (a cube back off a road square), move (alternate move, up to 3), stop,
              beautify_again, road_cube, resolve (which completed section first),
              take_bonus (equipment 4), place_flipped (a used year bonus tile's column).
+    solo     option solo (solo/, docs/rules/circleville-solo.md): seats 1.. are solo players whose
+             one legal action at a time is {"type": "solo", "step": 1 | 2 | 4 | "final"}; their
+             set-up draws are chance actions {"type": "solo_draw", "seat", "colour"}.
 """
 from __future__ import annotations
 
