@@ -380,3 +380,33 @@ def test_cli_bench_solo_json(capsys):
     assert cli.main(["bench", "solo", "--games", "1", "--json"]) == 0
     d = json.loads(capsys.readouterr().out)
     assert set(d) == {"bertha", "carsten", "denzel", "katherine", "trios"}
+
+
+def test_random_person_against_every_solo_player_keeps_the_components_whole():
+    """A random person's play with every solo player: 33 structures, 64 action tiles (solo mats
+    included), 50 cubes per seat; a solo seat always has exactly one action; saves replay."""
+    import random
+    names = F.known()
+    for k, solo in enumerate([[n] for n in names] + [names[:3]]):
+        g = new_game(solo, seed=40 + k, difficulty=k % 5)
+        rng = random.Random(k)
+        for i in range(700):
+            if g.over:
+                break
+            seat = g.to_act()[0]
+            if seat in g.solo_players:
+                assert len(g.legal_actions(seat)) == 1
+            g.apply(seat, g.chance_action() if seat == CHANCE else rng.choice(g.legal_actions(seat)))
+            if i % 50 == 0 or g.over:
+                S = g.state
+                standing = sum(1 for s in S["sections"] for x in s["icons"] if not x["cubes"])
+                built = sum(1 for s in S["sections"] for p in s["plots"] if p["kind"])
+                assert standing + len(S["queue"]) + built == 33 and len(S["queue"]) <= 12
+                tiles = sum(S["bag"].values()) + sum(1 for st in S["stacks"] for x in st if x is not None)
+                tiles += sum(1 for x in S["upcoming"] if x is not None) + sum(S["box"].values())
+                tiles += sum(col.count("tile") for col in S["players"][0]["mat"].values())
+                tiles += sum(pl.mat_tiles(g, s) for s, pl in g.solo_players.items())
+                assert tiles == 64, (solo, i)
+                for seat2, p in enumerate(S["players"]):
+                    assert p["supply"] >= 0 and p["supply"] + g.cubes_on_board(seat2) == 50
+        assert G.load(g.to_json()).state == g.state
