@@ -79,19 +79,15 @@ class RangeSensors:
     """
 
     def __init__(self, ring, i2c=None, io_timeout_s=_MAX_IO_TIMEOUT_S, log=print):
-        raw = ring.raw
-        timing = raw.get("sensor_timing", {})
-        budget = int(timing.get("budget_ms", 33))
+        budget = ring.budget_ms
         if not _MIN_BUDGET_MS <= budget <= _MAX_BUDGET_MS:
             raise ValueError("ring.json sensor_timing.budget_ms must be %d..%d, not %d"
                              % (_MIN_BUDGET_MS, _MAX_BUDGET_MS, budget))
         self.budget_ms = budget
         self._stall_ms = budget * _STALL_BUDGETS
         if i2c is None:
-            pins = raw.get("pins", {})
-            i2c = machine.I2C(int(pins.get("i2c_id", 0)), scl=machine.Pin(int(pins.get("scl", 1))),
-                              sda=machine.Pin(int(pins.get("sda", 0))),
-                              freq=int(timing.get("i2c_hz", 400000)))
+            bus, sda, scl = ring.i2c_pins
+            i2c = machine.I2C(bus, scl=machine.Pin(scl), sda=machine.Pin(sda), freq=ring.i2c_hz)
         self._i2c = i2c
         sensors = ring.sensors
         n = len(sensors)
@@ -232,8 +228,7 @@ class Pixels:
     def __init__(self, ring=None, pin=22, count=60):
         import neopixel
         if ring is not None:
-            leds = ring.raw.get("leds", {})
-            pin = int(leds.get("pin", pin))
+            pin = ring.led_pin
             count = ring.led_count
         self.count = count
         self._np = neopixel.NeoPixel(machine.Pin(pin), count)
@@ -332,9 +327,14 @@ class Storage:
     def __init__(self, path="ring.json"):
         self.path = path
 
-    def save_ring(self, d):
+    def save_calibration(self, sensors, which):
+        """Store the calibration of sensors[i] for each i with which[i] set."""
         import os
         from ringfw.compat import json
+        from ringfw.geometry import apply_calibration
+        with open(self.path) as f:
+            d = json.load(f)
+        apply_calibration(d, sensors, which)
         tmp = self.path + ".tmp"
         with open(tmp, "w") as f:
             json.dump(d, f)

@@ -18,6 +18,9 @@ from ringfw.wire import (ARG_REASONS, Encoder, Frame, FrameReader, PROTOCOL, REA
                          encode)
 
 _HEARTBEAT_MS = const(1000)
+# tdiff written out in the per-step checks (a call costs more than the test itself)
+_TH = const(0x20000000)
+_TM = const(0x3FFFFFFF)
 
 _FAULT_WORDS = (b"", b"silent", b"hardware", b"nonsense")
 
@@ -108,30 +111,38 @@ class Controller:
 
     def _inputs(self, now):
         if self.last_step >= 0:
-            gap = tdiff(now, self.last_step)
+            gap = ((now - self.last_step + _TH) & _TM) - _TH
             if gap > self.worst_loop:
                 self.worst_loop = gap
         self.last_step = now
         self._receive(now)
         if self.sensors.poll(now, self.ranges, self.statuses, self.fresh):
             tr = self.tracker
+            fresh = self.fresh
             for i in range(self.n):
-                if self.fresh[i]:
+                if fresh[i]:
                     tr.feed(now, i, self.ranges[i], self.statuses[i])
                     if self.raw:
                         self._send_raw(i)
 
     def _outputs(self, now):
-        self.tracker.tick(now)
-        self._send_events(now)
-        if self.timer.tick(now):
+        # Most steps have nothing due: each part is asked only when its time has come.
+        tr = self.tracker
+        if ((now - tr.next_tick + _TH) & _TM) - _TH >= 0:
+            tr.tick(now)
+        if tr.evr != tr.evw:
+            self._send_events(now)
+        tm = self.timer
+        if tm.state == TM.RUNNING and tm.tick(now):
             e = self.enc
             e.begin(b"timer_expired")
-            e.int(b"total", self.timer.total)
-            e.int(b"late", self.timer.late)
+            e.int(b"total", tm.total)
+            e.int(b"late", tm.late)
             self._send()
-        self.leds.render(now, self.tracker, self.timer)
-        if tdiff(now, self.next_hb) >= 0:
+        lv = self.leds
+        if not lv.started or ((now - lv.last + _TH) & _TM) - _TH >= L.FRAME_MS:
+            lv.render(now, tr, tm)
+        if ((now - self.next_hb + _TH) & _TM) - _TH >= 0:
             self.next_hb = tadd(now, _HEARTBEAT_MS)
             # uptime by accumulation: tick values wrap, a long uptime must not
             self.uptime_ms += tdiff(now, self.last_hb)
@@ -543,11 +554,6 @@ class Controller:
     def _calsave(self):
         if self.storage is None:
             return b"no_storage"
-        for i in range(self.n):  # only the sensors calibrated since boot (allocates: rare)
-            if self.cal_dirty[i]:
-                s = self.ring.sensors[i]
-                cal = self.ring.raw["sensors"][i].setdefault("calibration", {})
-                cal["offset_mm"] = s.off16 / 16
-                cal["scale"] = s.scale_q12 / 4096
-        self.storage.save_ring(self.ring.raw)
+        # only the sensors calibrated since boot (allocates: rare)
+        self.storage.save_calibration(self.ring.sensors, self.cal_dirty)
         return b""

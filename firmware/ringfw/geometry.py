@@ -100,7 +100,9 @@ class Sensor:
 
 
 class Side:
-    """One board side: its spaces in ring order, each an angular span."""
+    """One board side: its spaces in ring order, each an angular span.
+
+    Ids and labels are kept once, as bytes (what the wire carries); ids gives them as str."""
 
     def __init__(self, name, d):
         self.name = name
@@ -109,18 +111,18 @@ class Side:
         if n < 2:
             raise RingError("side %s: needs at least 2 spaces" % name)
         self.count = n
-        self.ids = []
-        self.labels = []
+        ids = []
+        labels = []
         self.start = array("i", [0] * n)
         self.end = array("i", [0] * n)
         total = 0
         for k in range(n):
             sp = spaces[k]
-            sid = str(sp.get("id", sp["label"]))
-            if sid in self.ids:
-                raise RingError("side %s: space id %r appears twice" % (name, sid))
-            self.ids.append(sid)
-            self.labels.append(str(sp["label"]))
+            sid = str(sp.get("id", sp["label"])).encode()
+            if sid in ids:
+                raise RingError("side %s: space id %r appears twice" % (name, sid.decode()))
+            ids.append(sid)
+            labels.append(str(sp["label"]).encode())
             a = wrap(_cd(sp["from_deg"]))
             b = wrap(_cd(sp["to_deg"]))
             self.start[k] = a
@@ -129,17 +131,26 @@ class Side:
         for k in range(n):
             if self.end[k] != self.start[(k + 1) % n]:
                 raise RingError("side %s: space %s must end where %s begins"
-                                % (name, self.ids[k], self.ids[(k + 1) % n]))
+                                % (name, ids[k].decode(), ids[(k + 1) % n].decode()))
         if total != FULL_TURN:
             raise RingError("side %s: spaces must cover the ring exactly once" % name)
-        self.id_bytes = tuple(s.encode() for s in self.ids)
-        self.start_id = str(d.get("start", self.ids[0]))
-        if self.start_id not in self.ids:
+        self.id_bytes = tuple(ids)
+        self.label_bytes = tuple(labels)
+        start = str(d.get("start", ids[0].decode())).encode()
+        if start not in ids:
             raise RingError("side %s: start space %r is not one of its spaces"
-                            % (name, self.start_id))
+                            % (name, start.decode()))
+        self.start_k = ids.index(start)
+
+    @property
+    def ids(self):
+        """The space ids as str (host side and tests; allocates)."""
+        return [b.decode() for b in self.id_bytes]
 
     def index_of(self, sid):
-        return self.ids.index(sid)
+        if isinstance(sid, str):
+            sid = sid.encode()
+        return self.id_bytes.index(sid)
 
     def space_at(self, angle):
         """Index of the space containing angle (cd)."""
@@ -173,9 +184,11 @@ class Ring:
             self.marble_r = int(t["marble_diameter_mm"]) // 2
             self.sensors = [Sensor(i, s) for i, s in enumerate(d["sensors"])]
             leds = d["leds"]
+            self.led_block = leds   # small; power.brightness_cap reads it
             self.led_count = int(leds["count"])
             self.led0 = wrap(_cd(leds.get("led0_deg", 0)))
             self.led_dir = 1 if leds.get("direction", "ccw") == "ccw" else -1
+            self.led_pin = int(leds.get("pin", 22))
             det = d.get("detection", {})
             # a landing is ambiguous within sigmas * its standard error + margin of a boundary
             self.margin = _cd(det.get("ambiguity_margin_deg", 0.1))
@@ -183,19 +196,24 @@ class Ring:
             self.reading_sigma = _cd(det.get("reading_sigma_deg", 0.45))
             self.still_ms = int(det.get("still_ms", 300))
             self.still_ms_tilted = int(det.get("still_ms_tilted", 2000))
-            self.budget_ms = int(d.get("sensor_timing", {}).get("budget_ms", 33))
+            timing = d.get("sensor_timing", {})
+            self.budget_ms = int(timing.get("budget_ms", 33))
+            self.i2c_hz = int(timing.get("i2c_hz", 400000))
+            pins = d.get("pins", {})
+            self.i2c_pins = (int(pins.get("i2c_id", 0)), int(pins.get("sda", 0)), int(pins.get("scl", 1)))
             # sorted: MicroPython's json does not keep key order, and both ends must agree
             self.side_names = sorted(d["sides"].keys())
             self.sides = [Side(n, d["sides"][n]) for n in self.side_names]
         except KeyError as e:
             raise RingError("ring.json is missing %s" % e)
-        except (TypeError, IndexError):
+        except (TypeError, IndexError, ValueError):
             raise RingError("ring.json has a value of the wrong type")
         if not self.sensors:
             raise RingError("ring.json lists no sensors")
         if self.radius <= 0 or self.led_count <= 0:
             raise RingError("ring.json: radius and LED count must be positive")
-        self.raw = d
+        # The parsed dict is not kept (it is most of the ring's heap); calibration is written
+        # back by reading the file again (apply_calibration).
         self._build_range_table()
 
     def _build_range_table(self):
@@ -244,6 +262,17 @@ def digest_of(data):
     return binascii.crc32(data) & 0xFFFFFFFF
 
 
+def apply_calibration(d, sensors, which):
+    """Write the calibration of sensors[i] for every i with which[i] set into a parsed
+    ring.json dict d (what calsave stores). Allocates: only on a host command."""
+    for i in range(len(sensors)):
+        if which[i]:
+            s = sensors[i]
+            cal = d["sensors"][i].setdefault("calibration", {})
+            cal["offset_mm"] = s.off16 / 16
+            cal["scale"] = s.scale_q12 / 4096
+
+
 def loads(data):
     """ring.json bytes -> Ring (raises RingError with a reason)."""
     try:
@@ -254,5 +283,21 @@ def loads(data):
 
 
 def load(path="ring.json"):
+    """Read ring.json from a file without holding its text in memory: the CRC is taken
+    in 256-byte chunks, then the JSON is parsed from the stream."""
+    buf = bytearray(256)
+    mv = memoryview(buf)
+    crc = 0
     with open(path, "rb") as f:
-        return loads(f.read())
+        while True:
+            n = f.readinto(buf)
+            if not n:
+                break
+            crc = binascii.crc32(mv[:n], crc)
+        f.seek(0)
+        try:
+            d = json.load(f)
+        except ValueError:
+            raise RingError("ring.json is not valid JSON")
+    buf = mv = None
+    return Ring(d, crc & 0xFFFFFFFF)

@@ -18,7 +18,10 @@ limited by the USB power cap (power.brightness_cap), so no scene can draw more c
 than ring.json's budget. Colours are ints 0xRRGGBB; the buffer is G R B per LED.
 
 render(now, tracker, timer) redraws at most every FRAME_MS, and only when something
-changed or moves; it allocates nothing.
+changed or moves; it allocates nothing. The still layers (spaces, ground, painted LEDs)
+are kept ready in `base`, already through brightness and the cap, and rebuilt only when
+the scene changes; a frame copies `base` and draws the moving layers over just the LEDs
+they touch (a trail, a pulsing space, the player's arc, the timer's lit part).
 """
 from array import array
 
@@ -96,22 +99,30 @@ class Leds:
         self._fill_lut()
         self.px = array("i", [NONE] * n)    # per-LED colours, over the spaces' colours
         self.px_pulse = bytearray(n)        # ... and which of them pulse
+        self.px_pulsing = 0                 # how many painted LEDs pulse
+        self.base = bytearray(3 * n)        # the still layers, through the LUT
+        self.base_dirty = True
         # where each LED is: its space on the current side and its place in the sweep
         self.space_of = bytearray(n)
         self.tpos = array("H", [0] * n)
+        self.tled = bytearray(n)            # sweep position -> LED (the inverse of tpos)
         for i in range(n):
             a = wrap(ring.led0 + ring.led_dir * (i * FULL_TURN // n))
-            self.tpos[i] = (wrap(TOP_CD - a) * n + FULL_TURN // 2) // FULL_TURN % n
+            p = (wrap(TOP_CD - a) * n + FULL_TURN // 2) // FULL_TURN % n
+            self.tpos[i] = p
+            self.tled[p] = i
         most = 0
         for s in ring.sides:
             if s.count > most:
                 most = s.count
         self.sp_col = array("i", [NONE] * most)
         # labels as bytes for each side (paint label=...); allocated once here
-        self.labels = [tuple(lab.encode() for lab in s.labels) for s in ring.sides]
+        self.labels = [s.label_bytes for s in ring.sides]
         self.side = ring.sides[0]
         self.side_k = 0
         self.heat = bytearray(n)        # the trail
+        self.hot = bytearray(n)         # ... the LEDs with heat, in no order
+        self.hot_n = 0
         self.head = -1
         self.ground = 0
         self.player = NONE
@@ -146,10 +157,11 @@ class Leds:
             self.player_at = self.start_centre()
         self.pulse_sp = -1
         self.dirty = True
+        self.base_dirty = True
 
     def start_centre(self):
         side = self.side
-        return side.centre(side.index_of(side.start_id))
+        return side.centre(side.start_k)
 
     def clear(self):
         """Everything but the timer off: spaces, ground, player, pulse, flash, trail."""
@@ -158,38 +170,45 @@ class Leds:
         for i in range(self.n):
             self.px[i] = NONE
             self.px_pulse[i] = 0
+        self.px_pulsing = 0
         self.ground = 0
         self.player = NONE
         self.pulse_sp = -1
         self.flash_n = 0
         for i in range(self.n):
             self.heat[i] = 0
+        self.hot_n = 0
+        self.head = -1
         self.dirty = True
+        self.base_dirty = True
 
     def paint_space(self, k, colour):
         self.sp_col[k] = colour
         self.dirty = True
+        self.base_dirty = True
 
     def paint_leds(self, i, count, colour, pulse=0):
         """count LEDs from LED i (wrapping) in one colour, over the spaces' colours
         (games whose pictures are not spaces: a time wheel, a rondel). NONE unpaints.
         pulse=1: they swell and fade (1 s period), to mark choices."""
         n = self.n
-        for j in range(count):
-            self.px[(i + j) % n] = colour
-            self.px_pulse[(i + j) % n] = pulse
-        self.dirty = True
-
-    def _pulsing(self):
+        px = self.px
         pp = self.px_pulse
-        for i in range(self.n):
-            if pp[i] and self.px[i] >= 0:
-                return True
-        return False
+        for j in range(count):
+            k = (i + j) % n
+            px[k] = colour
+            pp[k] = 1 if pulse and colour >= 0 else 0
+        m = 0
+        for k in range(n):
+            m += pp[k]
+        self.px_pulsing = m
+        self.dirty = True
+        self.base_dirty = True
 
     def paint_ground(self, colour):
         self.ground = colour
         self.dirty = True
+        self.base_dirty = True
 
     def set_player(self, colour, at, w):
         self.player = colour
@@ -202,6 +221,7 @@ class Leds:
         self.eff = power.scale(v, self.cap)
         self._fill_lut()
         self.dirty = True
+        self.base_dirty = True
 
     def _fill_lut(self):
         eff = self.eff
@@ -239,7 +259,7 @@ class Leds:
         moving = self.fx_trail and tracker.moving()
         busy = self.dirty or timer.changed or moving or self.head >= 0 \
             or (timer.state == T.RUNNING and timer.shown) or self.player != NONE or self.pulse_sp >= 0 \
-            or self.flash_n or self._pulsing()
+            or self.flash_n or self.px_pulsing
         if not busy:
             return False
         self.started = True
@@ -255,18 +275,22 @@ class Leds:
     def _trail(self, moving, tracker):
         n = self.n
         heat = self.heat
-        alive = False
-        for i in range(n):
+        hot = self.hot
+        # fade: only the LEDs that have heat (a handful), dropping the cold ones
+        k = 0
+        for j in range(self.hot_n):
+            i = hot[j]
             h = heat[i]
+            h = h - TRAIL_DECAY if h > TRAIL_DECAY else 0
+            heat[i] = h
             if h:
-                h = h - TRAIL_DECAY if h > TRAIL_DECAY else 0
-                heat[i] = h
-                if h:
-                    alive = True
+                hot[k] = i
+                k += 1
+        self.hot_n = k
         if moving:
             led = self.ring.led_at(wrap(tracker.pos))
             prev = self.head
-            if prev >= 0 and prev != led:
+            if 0 <= prev < n and prev != led:
                 # fill the LEDs a fast marble jumped over, the short way round
                 d = (led - prev) % n
                 step = 1
@@ -276,61 +300,65 @@ class Leds:
                 j = prev
                 for _ in range(d):
                     j = (j + step) % n
-                    heat[j] = 200
-            heat[led] = 255
+                    self._heat(j, 200)
+            self._heat(led, 255)
             self.head = led
-        elif not alive:
+        elif not self.hot_n:
             self.head = -1
         else:
             self.head = n  # still fading: keep rendering
 
-    def _draw(self, now, timer):
+    def _heat(self, i, h):
+        if not self.heat[i]:
+            self.hot[self.hot_n] = i
+            self.hot_n += 1
+        self.heat[i] = h
+
+    def _build_base(self):
+        """The still layers - painted LEDs, spaces, ground - through the LUT into base."""
         n = self.n
-        buf = self.buf
-        eff = self.eff
-        heat = self.heat
-        lut = self.lut  # brightness and the power cap, on every channel of every frame
+        base = self.base
+        lut = self.lut
         px = self.px
-        pxp = self.px_pulse
-        px_lvl = 48 + _tri(now % 1000, 1000) * 208 // 256
         space_of = self.space_of
         sp_col = self.sp_col
-        tpos = self.tpos
-        # flash layer
-        flash_on = False
-        if self.flash_n:
-            t = tdiff(now, self.flash_t0)
-            k = t // (FLASH_ON + FLASH_OFF)
-            if k >= self.flash_n:
-                self.flash_n = 0
-            else:
-                flash_on = t - k * (FLASH_ON + FLASH_OFF) < FLASH_ON
-        # pulse layer
-        pulse_lvl = 0
-        if self.pulse_sp >= 0:
-            t = tdiff(now, self.pulse_t0)
-            if t >= PULSE_MS:
-                self.pulse_sp = -1
-            else:
-                pulse_lvl = 48 + _tri(t, PULSE_PERIOD) * 208 // 256
-        # player layer: an arc of w LEDs round player_at
-        pl = self.player
-        p_led = -1
-        p_lvl = 0
-        half = 0
-        if pl != NONE:
-            p_led = self.ring.led_at(self.player_at)
-            half = self.player_w
-            p_lvl = 96 + _tri(now % BREATH_MS, BREATH_MS) * 160 // 256
-        # timer layer: positions in 1/16 LED along the sweep
+        for i in range(n):
+            c = px[i]
+            if c < 0:
+                c = sp_col[space_of[i]]
+                if c < 0:
+                    c = self.ground
+            j = 3 * i
+            base[j] = lut[(c >> 8) & 255]
+            base[j + 1] = lut[(c >> 16) & 255]
+            base[j + 2] = lut[c & 255]
+        self.base_dirty = False
+
+    def _draw(self, now, timer):
+        """base, then each moving layer over the LEDs it touches, lowest layer first so the
+        higher ones win (the order of the table at the top)."""
+        if self.base_dirty:
+            self._build_base()
+        n = self.n
+        buf = self.buf
+        buf[:] = self.base      # a copy in C, no allocation
+        lut = self.lut
+        put = _put
+        # painted LEDs that pulse
+        if self.px_pulsing:
+            px = self.px
+            pxp = self.px_pulse
+            lvl = 48 + _tri(now % 1000, 1000) * 208 // 256
+            for i in range(n):
+                if pxp[i]:
+                    put(buf, lut, i, _dim(px[i], lvl))
+        # timer: the lit part of the sweep, in sweep order from 12 o'clock
         ts = timer.state
-        lit16 = -1
-        warn16 = 0
-        t_col = timer.colour
-        blink_off = False
         if ts != T.IDLE and timer.shown:
             total = timer.total
             warn16 = _frac16(T.WARN_MS, total, n)
+            t_col = timer.colour
+            blink_off = False
             if ts == T.EXPIRED:
                 lit16 = warn16
                 t_col = RED
@@ -341,38 +369,53 @@ class Leds:
                     blink_off = (rem % WARN_BLINK) < WARN_BLINK - WARN_BLINK_ON
                 if ts == T.PAUSED:
                     t_col = _dim(t_col, 128)
-        for i in range(n):
-            c = -1
-            if flash_on:
-                c = self.flash_col
-            elif heat[i]:
-                c = _dim(pl if pl != NONE else WHITE, heat[i] + 1)
-            elif pulse_lvl and space_of[i] == self.pulse_sp:
-                c = _dim(self.pulse_col, pulse_lvl)
-            elif p_led >= 0 and _arc(i, p_led, half, n):
-                c = _dim(pl, p_lvl)
-            elif lit16 >= 0:
-                p16 = tpos[i] << 4
-                if p16 < lit16 and not blink_off:
-                    col = t_col
-                    if p16 < warn16:
-                        col = RED
+            if not blink_off:
+                tled = self.tled
+                for p in range(min(n, (lit16 + 15) >> 4)):
+                    p16 = p << 4
+                    col = RED if p16 < warn16 else t_col
                     part = lit16 - p16
                     if part < 16:
                         col = _dim(col, part << 4)
-                    c = col
-            if c < 0:
-                c = px[i]
-                if c >= 0 and pxp[i]:
-                    c = _dim(c, px_lvl)
-            if c < 0:
-                c = sp_col[space_of[i]]
-                if c < 0:
-                    c = self.ground
-            j = 3 * i
-            buf[j] = lut[(c >> 8) & 255]
-            buf[j + 1] = lut[(c >> 16) & 255]
-            buf[j + 2] = lut[c & 255]
+                    put(buf, lut, tled[p], col)
+        # player: an arc of w LEDs round player_at, breathing
+        pl = self.player
+        if pl != NONE:
+            c = _dim(pl, 96 + _tri(now % BREATH_MS, BREATH_MS) * 160 // 256)
+            centre = self.ring.led_at(self.player_at)
+            for d in range(min((self.player_w + 1) // 2, n // 2 + 1)):
+                put(buf, lut, (centre + d) % n, c)
+                put(buf, lut, (centre - d) % n, c)
+        # the landed space pulsing
+        if self.pulse_sp >= 0:
+            t = tdiff(now, self.pulse_t0)
+            if t >= PULSE_MS:
+                self.pulse_sp = -1
+            else:
+                c = _dim(self.pulse_col, 48 + _tri(t, PULSE_PERIOD) * 208 // 256)
+                space_of = self.space_of
+                k = self.pulse_sp
+                for i in range(n):
+                    if space_of[i] == k:
+                        put(buf, lut, i, c)
+        # the trail
+        if self.hot_n:
+            heat = self.heat
+            hot = self.hot
+            col = pl if pl != NONE else WHITE
+            for j in range(self.hot_n):
+                i = hot[j]
+                put(buf, lut, i, _dim(col, heat[i] + 1))
+        # the error flash, over everything while on
+        if self.flash_n:
+            t = tdiff(now, self.flash_t0)
+            k = t // (FLASH_ON + FLASH_OFF)
+            if k >= self.flash_n:
+                self.flash_n = 0
+            elif t - k * (FLASH_ON + FLASH_OFF) < FLASH_ON:
+                c = self.flash_col
+                for i in range(n):
+                    put(buf, lut, i, c)
 
     # ----- for the host and the tests -----
     def rgb(self, i):
@@ -381,12 +424,12 @@ class Leds:
         return self.buf[j + 1], self.buf[j], self.buf[j + 2]
 
 
-def _arc(i, centre, w, n):
-    """True if LED i is within the w LEDs centred on LED centre."""
-    d = (i - centre) % n
-    if d > n // 2:
-        d = n - d
-    return 2 * d < w
+def _put(buf, lut, i, c):
+    """LED i of buf = colour c, through the LUT (G R B order)."""
+    j = 3 * i
+    buf[j] = lut[(c >> 8) & 255]
+    buf[j + 1] = lut[(c >> 16) & 255]
+    buf[j + 2] = lut[c & 255]
 
 
 def _frac16(part, total, n):

@@ -27,9 +27,8 @@ _KEYS = (("count", 1), ("ma_per_channel", 0), ("idle_ma_per_led", 0),
 
 def _params(ring):
     """ring.json dict (or a geometry.Ring) -> (count, ma_per_channel, idle, budget, board)."""
-    d = getattr(ring, "raw", ring)
     try:
-        leds = d["leds"]
+        leds = ring.led_block if hasattr(ring, "led_block") else ring["leds"]
     except (KeyError, TypeError):
         raise RingError("ring.json is missing the 'leds' block")
     out = []

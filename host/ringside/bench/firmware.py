@@ -8,11 +8,18 @@ and the difference is what the controller's steps cost.
 
 Fuel becomes RP2040 time through one published figure: MicroPython on a Pico (RP2040 at
 125 MHz) runs `while True: p.value(1); p.value(0)` at about 63 kHz, 15.9 us per
-iteration (elektronik-labor.de, "RPi Pico - Need for Speed"). The same shape of loop -
-two calls of a built-in method with an int argument - is run in the VM and its fuel per
-iteration measured, giving microseconds per unit of fuel. The I2C traffic the board's
-poll needs is added from the bus speed: per reading one 13-byte burst read from 0x13 and
-a 1-byte write to clear the interrupt, about 19 bytes of 9 bit times at 400 kHz.
+iteration (elektronik-labor.de, "RPi Pico - Need for Speed"). The same work - two calls
+of a built-in method with an int argument, `d.get(1); d.get(0)` - is timed in the VM: a
+counted loop with the calls minus the same loop without them (the Pico's `while True`
+has no counter), giving microseconds per unit of fuel.
+
+The board splits the work over the RP2040's two cores (board_rp2040.SensorPoller):
+    core 0  the controller's steps (fuel, as above) + clocking the LED frames out
+            (machine.bitstream, 30 us per LED, interrupts off)
+    core 1  the sensor poll: the I2C bus time, per reading one 13-byte burst read from
+            0x13 and a 1-byte write to clear the interrupt (19 bytes of 9 bit times at
+            400 kHz), plus the poll's own Python (POLL_US_PER_READING).
+estimated_rp2040_load is the busier core, as a fraction of that core.
 """
 from __future__ import annotations
 
@@ -27,14 +34,23 @@ PICO_LOOP_US = 15.9           # one `p.value(1); p.value(0)` iteration on a 125 
 PICO_LOOP_SOURCE = "elektronik-labor.de/Raspberry/Pico10.html (63 kHz pin toggle, MicroPython, 125 MHz)"
 I2C_HZ = 400_000
 I2C_BYTES_PER_READING = 19    # addr+reg+addr+13 data (read) + addr+reg+1 (clear interrupt)
+LED_US = 30                   # one WS2812 LED: 24 bits at 800 kHz
+# the poller's own Python per reading on core 1: ~12 bytecode lines and two I2C method
+# calls, each line or call about one half of the Pico loop above (8 us)
+POLL_US_PER_READING = 14 * PICO_LOOP_US / 2
 
 _CAL_LOOP = """
 d = {}
-g = d.get
 i = 0
 while i < %d:
-    g(1)
-    g(0)
+    d.get(1)
+    d.get(0)
+    i += 1
+"""
+_CAL_EMPTY = """
+d = {}
+i = 0
+while i < %d:
     i += 1
 """
 
@@ -62,10 +78,17 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
     dry = vm.run_feed(b.ring_bytes, feed, dry=True, out_cap=1 << 16, pixel_sum=False)
     step_fuel = full["fuel"] - dry["fuel"]
     n1, n2 = 20_000, 40_000
-    per_iter = (vm.fuel_of(_CAL_LOOP % n2) - vm.fuel_of(_CAL_LOOP % n1)) / (n2 - n1)
+    with_calls = (vm.fuel_of(_CAL_LOOP % n2) - vm.fuel_of(_CAL_LOOP % n1)) / (n2 - n1)
+    empty = (vm.fuel_of(_CAL_EMPTY % n2) - vm.fuel_of(_CAL_EMPTY % n1)) / (n2 - n1)
+    per_iter = with_calls - empty
     us_per_fuel = PICO_LOOP_US / per_iter
     cpu = step_fuel / sim_s * us_per_fuel / 1e6
+    led_count = b.ring_dict["leds"]["count"]
+    led_write = full["stats"]["pixel_frames"] / sim_s * led_count * LED_US / 1e6
     i2c = readings / sim_s * I2C_BYTES_PER_READING * 9 / I2C_HZ
+    poll_cpu = readings / sim_s * POLL_US_PER_READING / 1e6
+    core0 = cpu + led_write
+    core1 = i2c + poll_cpu
     mpy_total = _mpy_bytes()
     live, peak, code = _heap_on_the_board()
     stats = full["stats"]
@@ -79,8 +102,14 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
         "calibration_fuel_per_loop": round(per_iter, 1),
         "us_per_fuel": round(us_per_fuel, 6),
         "estimated_cpu_load": round(cpu, 4),
+        "estimated_led_write_load": round(led_write, 4),
         "estimated_i2c_load": round(i2c, 4),
-        "estimated_rp2040_load": round(cpu + i2c, 4),
+        "estimated_poll_load": round(poll_cpu, 4),
+        "core0_load": round(core0, 4),
+        "core1_load": round(core1, 4),
+        "estimated_rp2040_load": round(max(core0, core1), 4),
+        "single_core_load": round(core0 + core1, 4),
+        "led_frames_per_second": round(full["stats"]["pixel_frames"] / sim_s, 1),
         "conversion": "%.1f us per loop iteration on a Pico (%s)" % (PICO_LOOP_US, PICO_LOOP_SOURCE),
         "peak_heap_bytes": peak,
         "heap_live_bytes": live,

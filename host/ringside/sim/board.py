@@ -105,8 +105,10 @@ class _Storage:
     def __init__(self, board):
         self.b = board
 
-    def save_ring(self, d):
-        self.b.saved_ring = json.loads(json.dumps(d))
+    def save_calibration(self, sensors, which):
+        d = json.loads(json.dumps(self.b.saved_ring or self.b.ring_dict))
+        geometry.apply_calibration(d, sensors, which)
+        self.b.saved_ring = d
 
 
 class SimBoard:
