@@ -13,7 +13,7 @@ import ringside.games as G
 from ringside.games import CHANCE, GameError, IllegalAction
 from ringside.games.circleville.solo import bench as solo_bench
 from ringside.games.circleville.solo import framework as F
-from ringside.games.circleville.solo.framework import HIGHEST, LOWEST, do_action, new_game, run_chance
+from ringside.games.circleville.solo.framework import HIGHEST, LOWEST, do_action, new_game
 
 S1 = 1
 

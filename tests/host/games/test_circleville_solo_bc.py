@@ -7,10 +7,7 @@ Rondel spaces 0-7: green, red, blue, orange, green, red, blue, orange. Quadrant 
 1-5, 2 = 6-10, 3 = 11-15, 4 = 16-20; section 10 is complete at the start. Both mats (data/*.json):
 space 1 quadrant 1 red, 2 quadrant 2 blue, 3 quadrant 3 orange, 4 quadrant 4 green.
 """
-import pytest
-
-from ringside.games import CHANCE
-from ringside.games.circleville.solo.framework import new_game, run_chance
+from ringside.games.circleville.solo.framework import new_game
 
 B = 1   # the solo seat in these tests
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .framework import (HIGHEST, SoloDataError, SoloPlayer, _int, check_spaces, do_action, mine,
                         move_assistant, register, rondel_colour, say, score, stack_top, take_stack_tile,
-                        to_box, who)
+                        to_box)
 
 
 @register
@@ -141,5 +141,3 @@ class Bertha(SoloPlayer):
                                   for i in range(len(st["tiles"]))],
                 "extra_marker": st["extra"] + 1}
 
-
-__all__ = ["Bertha", "who"]
