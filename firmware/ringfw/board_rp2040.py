@@ -262,6 +262,7 @@ class SensorPoller:
         self._hr = array("i", [0] * n)     # the hand-over slots
         self._hst = bytearray(n)
         self._flag = bytearray(n)
+        self._pending = 0                  # flagged slots (read unlocked: a hint only)
         self._lock = None
         self.running = False
         self.stop = False
@@ -303,6 +304,8 @@ class SensorPoller:
                 if fr[i]:
                     if self._flag[i]:
                         self.replaced += 1
+                    else:
+                        self._pending += 1
                     self._hr[i] = self._r[i]
                     self._hst[i] = self._st[i]
                     self._flag[i] = 1
@@ -314,10 +317,15 @@ class SensorPoller:
         """hal RangeSensors.poll, on core 0."""
         if not self.running:
             return self.sensors.poll(now, ranges, statuses, fresh)
+        if not self._pending:
+            return 0     # nothing handed over: the caller reads fresh only after a count
+        # fresh[i] is set for each reading taken; the others are already 0 (the
+        # controller clears each flag it consumes), so the scan stops at the last one
         n = 0
         flag = self._flag
         lock = self._lock
         lock.acquire()
+        left = self._pending
         for i in range(self.count):
             if flag[i]:
                 ranges[i] = self._hr[i]
@@ -325,8 +333,10 @@ class SensorPoller:
                 flag[i] = 0
                 fresh[i] = 1
                 n += 1
-            else:
-                fresh[i] = 0
+                left -= 1
+                if not left:
+                    break
+        self._pending = 0
         lock.release()
         return n
 

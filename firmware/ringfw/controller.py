@@ -116,14 +116,21 @@ class Controller:
                 self.worst_loop = gap
         self.last_step = now
         self._receive(now)
-        if self.sensors.poll(now, self.ranges, self.statuses, self.fresh):
+        left = self.sensors.poll(now, self.ranges, self.statuses, self.fresh)
+        if left:
             tr = self.tracker
             fresh = self.fresh
+            ranges = self.ranges
+            statuses = self.statuses
             for i in range(self.n):
                 if fresh[i]:
-                    tr.feed(now, i, self.ranges[i], self.statuses[i])
+                    fresh[i] = 0      # consumed (the poller sets only new ones)
+                    tr.feed(now, i, ranges[i], statuses[i])
                     if self.raw:
                         self._send_raw(i)
+                    left -= 1
+                    if not left:
+                        break
 
     def _outputs(self, now):
         # Most steps have nothing due: each part is asked only when its time has come.

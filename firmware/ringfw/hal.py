@@ -12,7 +12,9 @@ RangeSensors (one object for all the VL53L0X on the ring)
     poll(now, ranges, statuses, fresh) -> int
         For each sensor with a new measurement since the last poll, write
         ranges[i] (mm, int), statuses[i] (a STATUS_* code below) and fresh[i] = 1;
-        leave the others untouched except fresh[i] = 0. Returns how many are fresh.
+        leave the others untouched. Returns how many are fresh. The caller clears
+        each fresh[i] it consumes, so a poll may skip writing zeros (RangeSensors
+        writes them; SensorPoller does not).
         A sensor that does not answer on I2C reports STATUS_NO_ANSWER.
 
 Pixels

@@ -738,7 +738,6 @@ def test_sensor_poller_hands_each_reading_over_once(make_rig):
     assert sp.poll(rig.clock.t, ranges, statuses, fresh) == N
     assert [ranges[i] for i in range(N)] == [100 + 10 * i for i in range(N)]
     assert sp.poll(rig.clock.t + 1, ranges, statuses, fresh) == 0    # taken once only
-    assert list(fresh) == [0] * N
     # core 0 stalled for two readings: the newer replaces the older, and it is counted
     rig.readings[3] = (444, hal.STATUS_VALID)
     rig.clock.t += 33

@@ -30,8 +30,8 @@ class _Sensors:
         self.k = 0
 
     def poll(self, now, ranges, statuses, fresh):
-        for i in range(self.count):
-            fresh[i] = 0
+        # as the board's SensorPoller: only the new readings are flagged (the controller
+        # clears the flags it consumes)
         for j in range(self.k):
             i = self.ids[j]
             ranges[i] = self.r[j]
