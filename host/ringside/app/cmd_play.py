@@ -259,6 +259,17 @@ def _open_board(args, game, seed):
         if not args.no_calibrate and ring_side:
             _calibrate_link(link, server, ring_side)
         return port, "sim-pty", close
+    if not args.port and not ring_side:
+        # A game played off the ring needs no board: use one if a Pico is plugged in (its
+        # LEDs show the game), else play on the screen with the computer dealing.
+        from ringside.link import LinkError
+        try:
+            link = Link(None).open()
+        except LinkError:
+            print("no board found: playing on the screen, the computer deals and draws "
+                  "(--typed to type in what a real table gives, --port PATH for a board)")
+            return None, "screen", None
+        return LinkPort(link, simulated=False), "board", link.close
     link = Link(args.port).open()       # None: find a Pico
     return LinkPort(link, simulated=False), "board", link.close
 
@@ -353,7 +364,7 @@ class Session:
     # --- chance ---
     def _chance(self):
         g = self.game
-        if self.mode in ("sim", "sim-pty"):
+        if self.mode in ("sim", "sim-pty", "screen"):
             self.table.apply(CHANCE, g.chance_action())
             return
         acts = g.legal_actions(CHANCE)

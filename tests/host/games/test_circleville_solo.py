@@ -410,3 +410,41 @@ def test_random_person_against_every_solo_player_keeps_the_components_whole():
                 for seat2, p in enumerate(S["players"]):
                     assert p["supply"] >= 0 and p["supply"] + g.cubes_on_board(seat2) == 50
         assert G.load(g.to_json()).state == g.state
+
+
+def test_cli_play_solo_without_a_board_plays_on_the_screen(tmp_path, monkeypatch):
+    """The issue's command as given: no board plugged in, no --typed: the computer deals."""
+    from ringside.app import cli
+    from ringside.link import LinkError
+
+    def no_pico(self):
+        raise LinkError("no Raspberry Pi Pico found")
+    monkeypatch.setattr("ringside.link.Link.open", no_pico)
+    answers = iter(["1"] * 4)
+
+    def fake_input(prompt=""):
+        try:
+            return next(answers)
+        except StopIteration:
+            raise EOFError from None
+    monkeypatch.setattr("builtins.input", fake_input)
+    lines = []
+    monkeypatch.setattr("builtins.print", lambda *a, **k: lines.append(" ".join(str(x) for x in a)))
+    save = tmp_path / "s.json"
+    assert cli.main(["play", "circleville", "--solo", "Bertha,Denzel", "--difficulty", "4",
+                     "--seed", "5", "--save", str(save)]) == 0
+    out = "\n".join(lines)
+    assert "no board found: playing on the screen" in out
+    assert "What did it give?" not in out          # chance is drawn, not asked
+    assert "Denzel's set-up" in out and "You, choose:" in out
+    assert json.loads(save.read_text())["meta"]["board"] == "screen"
+
+
+def test_render_shows_a_solo_players_mat_not_a_persons_levels():
+    from ringside.games.circleville.render import render
+    g = new_game(["bertha", "denzel"], seed=3)
+    text = render(g)
+    denzel = [ln for ln in text.splitlines() if ln.strip().startswith("Denzel")][0]
+    assert "columns red 0/3" in denzel and "levels" not in denzel and "sup " not in denzel
+    you = [ln for ln in text.splitlines() if ln.lstrip("> ").startswith("You ")][0]
+    assert "levels R1" in you

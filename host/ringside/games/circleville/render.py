@@ -24,6 +24,20 @@ def _sec_line(s):
     return "red %s blue %s structures %s  %s" % (s["red"], s["blue"], structs, cubes)
 
 
+def _solo_mat(m: dict) -> str:
+    """A solo player's mat in one line (its view without the name)."""
+    parts = []
+    for k, val in m.items():
+        if k == "solo_player":
+            continue
+        if isinstance(val, dict):
+            val = " ".join("%s %s" % kv for kv in val.items())
+        elif isinstance(val, list):
+            val = ", ".join(map(str, val)) or "-"
+        parts.append("%s %s" % (k.replace("_", " "), val))
+    return "; ".join(parts)
+
+
 def render(g) -> str:
     v = g.view(None)
     lines = ["Squaring Circleville - %s" % ("game over" if g.over else "%s to act" % (
@@ -57,8 +71,14 @@ def render(g) -> str:
     lines.append("Year track: " + (", ".join(years) or "empty"))
     lines.append("Achievements table: " + "; ".join("%s %s" % (r, ids) for r, ids in v["achievements_table"].items() if ids))
     lines.append("Equipment available: %s" % (" ".join(map(str, v["equipment"])) or "none"))
+    solo = v.get("solo") or {}
     for i, p in enumerate(v["players"]):
         mark = ">" if v["active"] == i else " "
+        if p["name"] in solo:   # a solo player: its mat, not a person's levels
+            lines.append("%s %-8s %3d VP  cubes %2d  quadrants %s  mat: %s" % (
+                mark, p["name"], p["score"], p["supply"], "/".join(p["quadrants"]),
+                _solo_mat(solo[p["name"]])))
+            continue
         lines.append("%s %-8s %3d VP  cubes %2d  levels %s  tiles %s  year bonus %s  quadrants %s  sup %d" % (
             mark, p["name"], p["score"], p["supply"],
             " ".join("%s%d" % (SHORT[c], p["levels"][c]) for c in COLOURS),
