@@ -5,8 +5,11 @@ marble: an unwrapped angle (centidegrees, so direction and signed travel survive
 multi-turn flicks) and an angular speed, updated by an alpha-beta filter with a gate
 that throws away readings that disagree with the track. Rest is declared only after a
 still window: the readings of the last still_ms neither trend nor curve (a marble at the
-turning point of a swing on a tilted ring is almost still, but curves). Everything is
-integer and preallocated: feed() allocates nothing.
+turning point of a swing on a tilted ring is almost still, but curves). Until rests that
+held all round the ring have shown it level, the window is the long one; on a ring seen to
+be tilted, a rest outside the span of rests that held (folded mod 180 deg) is watched
+8 s longer, since just outside a friction band a turning marble creeps off very slowly.
+Everything is integer and preallocated: feed() allocates nothing.
 
 Events are queued in fixed slots (kind + 6 ints) for the controller to send.
 """
@@ -53,7 +56,15 @@ _REV_T = const(250)
 _EXTEND_MS = const(250)
 _TICK_MS = const(20)       # time-outs are checked this often
 _SELF_V = const(2000)      # cd/s: a marble starting slower than this was not flicked
-_ROLL_SPREAD = const(6000) # cd: rests of self-started rolls this close agree on a low point    # longest wait for more readings when a rest is near a boundary        # cd: retreat from the furthest point that makes a reversal
+_ROLL_SPREAD = const(6000) # cd: rests of self-started rolls this close agree on a low point
+_HALF = const(18000)       # cd: the friction bands round the low and the high point are alike
+_LEVEL_SPAN = const(6000)  # cd: rests that held spread this far (folded mod 180 deg): tilt < 0.8 deg
+_STABLE_M = const(30)      # cd: how far inside the span of known rests counts as known to hold
+_HOLD_MS = const(8000)     # on a tilted ring a rest not known to hold is watched this much longer
+_DRIFT_T = const(20)       # cd: a watched rest that moved this much between looks is creeping
+_CONFIRM_MS = const(250)   # a rest that lasted this long before a flick took it away held
+_ROLLING_V = const(5000)   # cd/s: a track this fast is rolling, not still
+_SWING_HALF_MIN = const(1000)  # ms: shortest half swing that shows a tilt
 
 
 def isqrt(v):
@@ -102,6 +113,17 @@ class Tracker:
         self.roll_hi = 0
         self.roll_first = 0
         self.swings_total = 0
+        # Where rests have held (folded mod 180 deg: on a tilted ring the friction bands
+        # round the low and the high point are the same arc, 180 deg apart), and whether
+        # they are spread so wide that the ring cannot be tilted enough to swing.
+        self.level = False
+        self.stab_n = 0
+        self.stab_ref = 0
+        self.stab_lo = 0
+        self.stab_hi = 0
+        self.pend = False
+        self.pend_x = 0
+        self.pend_t = 0
         self.margin = ring.margin
         self.reset(0)
         self._recompute_cover()
@@ -148,6 +170,8 @@ class Tracker:
         self.in_blind_since = -1
         self.still_since = -1
         self.first_still = -1
+        self.hold_t = -1
+        self.hold_x = 0
 
     def begin(self, now):
         """Start of operation: every sensor gets _SILENT_MS from now to speak."""
@@ -260,6 +284,8 @@ class Tracker:
         must not look like a flick. Find the rest point again, quietly."""
         if self.state == _REST:
             self.state = _SETTLING
+            self.pend = False
+            self.hold_t = -1
             self.pos = self.rest
             self.sm = self.rest
             self.seen = self.rest
@@ -292,6 +318,8 @@ class Tracker:
             if self.cand_n < 3:
                 return
             self.state = _SETTLING
+            self.pend = False
+            self.hold_t = -1
             self.pos = ang
             self.sm = ang
             self.seen = ang
@@ -347,6 +375,7 @@ class Tracker:
     def _start_moving(self, now, d):
         self.still_since = -1
         self.first_still = -1
+        self.hold_t = -1
         self.rev_n = 0
         for j in range(self.n):
             self.nonsense[j] = 0
@@ -360,6 +389,12 @@ class Tracker:
         # A flick starts fast; a marble that creeps off by itself is on a slope. When the
         # host has armed a flick, a slow start is still that flick.
         self.self_start = not self.armed and -_SELF_V < self.vel < _SELF_V
+        if self.pend:
+            # a flick took the marble away from a rest that held until then (a marble that
+            # creeps off by itself was not at rest)
+            self.pend = False
+            if not self.self_start and tdiff(now, self.pend_t) >= _CONFIRM_MS:
+                self._held(self.pend_x)
         self.t = now
         self.t_seen = now
         self.turns = 0
@@ -428,6 +463,8 @@ class Tracker:
         self.t_seen = now
         self.seen = self.pos
         if self.flicked:
+            if self.self_start and self.armed and not -_SELF_V < self.vel < _SELF_V:
+                self.self_start = False   # the flick that was due came while it crept
             self._swing(now)
         elif x - self.start > _SETTLE_MAX or self.start - x > _SETTLE_MAX:
             # A marble just set down rolled this far: flicked, or (slowly, by itself)
@@ -478,6 +515,7 @@ class Tracker:
         self.rev_n = 0
 
     def _report_tilt(self):
+        self._tilt_seen()
         self.tilted = True
         if self.tp_n:
             self.low = wrap(self.tp_sum // self.tp_n)
@@ -493,13 +531,17 @@ class Tracker:
             self.wn += 1
 
     def _check_still(self, now):
+        if not -_ROLLING_V < self.vel < _ROLLING_V:
+            self.still_since = -1
+            return   # clearly rolling: no window of its readings can be still
+        # Until rests have shown the ring level, the end of any flick may be the turning
+        # point of a swing, where the marble is almost still but curves: the long window.
+        if self.turns or self.tilted or (self.flicked and not self.level):
+            w = self.ring.still_ms_tilted
+        else:
+            w = self.ring.still_ms
         ss = self.still_since   # kept only while the window stays still
         self.still_since = -1
-        w = self.ring.still_ms_tilted if (self.tilted or self.turns) else self.ring.still_ms
-        if self.tilted and not -9000 < sdiff(wrap(self.pos), self.low) < 9000:
-            # On the upper half of a tilted ring friction can hold the marble near the high
-            # point, but at the edge of that band it creeps off very slowly: look longer.
-            w += 1000
         n = self.wn
         if n < 6:
             return
@@ -594,6 +636,17 @@ class Tracker:
         # few readings measure their own spread poorly: widen like Student's t would
         se = (isqrt(var // n) + 1) * (n + 3) // n
         x = m + mean
+        if self.flicked and self.tilted and not self._stable(x):
+            # Not known to hold here: it may have turned back just outside a friction
+            # band, where it creeps off so slowly (an unstable balance: the distance grows
+            # like exp(t / 2.1 s) at 1 degree) that a 2 s window sees nothing. Look again
+            # much later: it must not have moved.
+            if self.hold_t >= 0 and tdiff(now, self.hold_t) < _HOLD_MS:
+                return
+            if self.hold_t < 0 or abs(x - self.hold_x) > _DRIFT_T + 2 * se:
+                self.hold_t = now   # (again: it moved since the first look)
+                self.hold_x = x
+                return
         # Near a boundary, a little more waiting buys readings that may settle which
         # side it is on; far from one, waiting buys nothing.
         if tdiff(now, self.first_still) < _EXTEND_MS and self.flicked:
@@ -612,6 +665,7 @@ class Tracker:
         self.state = _REST
         self.still_since = -1
         self.first_still = -1
+        self.hold_t = -1
         self.rest = wrap(x)   # unwrapped angles only live for one flick
         self.pos = self.rest
         self.vel = 0
@@ -626,6 +680,10 @@ class Tracker:
         left = wrap(side.end[k] - a)
         edge = into if into <= left else left
         nb = (k - 1) % side.count if into <= left else (k + 1) % side.count
+        if self.flicked and not self.quiet:
+            self.pend = True
+            self.pend_x = a
+            self.pend_t = now
         if self.self_start or self.turns:
             # it rolled off by itself, or swung back: a slope brought it here
             self._rest_evidence(x)
@@ -647,7 +705,9 @@ class Tracker:
             # A tilted ring shows as a damped swing: two turning points with the rest
             # point between them. (A track that only seemed to turn back, through a
             # sensor hand-over, ends beyond them.)
-            if self.turns >= 2 and self.tp_n:
+            # (a swing of a tilted ring takes seconds: 3.8 s from one turning point to the
+            # next at 1 deg, 1.7 s at 5 deg; two quick reversals are a hand, not a slope)
+            if self.turns >= 2 and self.tp_n and self.tp_period >= _SWING_HALF_MIN:
                 lo = self.tp_prev if self.tp_prev < self.tp_last else self.tp_last
                 hi = self.tp_last if self.tp_prev < self.tp_last else self.tp_prev
                 if lo - 100 <= x <= hi + 100:
@@ -684,9 +744,44 @@ class Tracker:
             return
         low = wrap(self.roll_first + (self.roll_lo + self.roll_hi) // 2)
         if not self.tilted or abs(sdiff(low, self.low)) >= 500:
+            self._tilt_seen()
             self.tilted = True
             self.low = low
             self._event(EV_NOT_LEVEL, self.low, 0, 0, 0, 0, 0)
+
+    # ----- where rests hold -----
+    def _held(self, a):
+        # A rest at a (cd, wrapped) held. Folded mod 180 deg, every rest of a tilted ring
+        # lies in one arc (the friction band round the low point, and the same band round
+        # the high point), and every point between two rests that held holds too.
+        f = a % _HALF
+        if self.stab_n == 0:
+            self.stab_ref = f
+            self.stab_lo = 0
+            self.stab_hi = 0
+        d = (f - self.stab_ref + 9000) % _HALF - 9000
+        if d < self.stab_lo:
+            self.stab_lo = d
+        if d > self.stab_hi:
+            self.stab_hi = d
+        self.stab_n += 1
+        if self.stab_hi - self.stab_lo >= _LEVEL_SPAN:
+            # bands of +-30 deg or more: a tilt under 0.8 deg (at 1 deg they are +-24 deg);
+            # the turning points of such slight tilts are not looked for any more
+            self.level = True
+
+    def _stable(self, x):
+        """Is x (cd) inside the span of rests that held (so the marble cannot creep off)?"""
+        if self.stab_n < 2:
+            return False
+        d = (wrap(x) % _HALF - self.stab_ref + 9000) % _HALF - 9000
+        return self.stab_lo + _STABLE_M <= d <= self.stab_hi - _STABLE_M
+
+    def _tilt_seen(self):
+        # the ring swings: rests seen before it was tilted say nothing any more
+        if self.level:
+            self.level = False
+            self.stab_n = 0
 
     def _land_blind(self, now):
         # the marble went into a region no healthy sensor sees and never came out

@@ -71,6 +71,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     angle_err = []
     latency = []
     misreports = []
+    turning_points = []     # diagnostics: landings the marble moved on from
+    no_verdicts = []
     for k in range(flicks):
         stats["flicks"] += 1
         direction = 1 if rng.random() < 0.5 else -1
@@ -95,6 +97,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
             stats["off_ring_flicks"] += 1
         if frame is None:
             stats["no_verdict"] += 1
+            no_verdicts.append(k)
             if truly_off:
                 stats["off_ring_missed"] += 1
         elif frame[1] == "off_ring":
@@ -122,6 +125,9 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                 angle_err.append(abs((f["ang"] / 100.0 - board.marble.position_deg + 180.0) % 360.0 - 180.0))
                 if not was_resting and at_emit is not None and abs(board.marble.angle_deg - at_emit) > 0.5:
                     stats["turning_point_landings"] += 1
+                    turning_points.append({"flick": k, "angle": f["ang"] / 100,
+                                           "moved_on_deg": round(board.marble.angle_deg - at_emit, 2),
+                                           "true_angle": round(board.marble.position_deg, 2)})
                 if emitted_at < rest_t:
                     stats["early_landings"] += 1
                 latency.append(max(0, emitted_at - rest_t))
@@ -160,6 +166,9 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         "sim_seconds": round((board.now - sim0) / 1000.0, 1),
         "wall_seconds": round(time.perf_counter() - wall0, 2),
         "misreports": misreports[:20],
+        "turning_points": turning_points[:20],
+        "no_verdict_flicks": no_verdicts[:20],
+        "latency_ms_max": max(latency) if latency else None,
     }
     out["speedup"] = round(out["sim_seconds"] / out["wall_seconds"], 1) if out["wall_seconds"] else None
     del on_ring_flicks
