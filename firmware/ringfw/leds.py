@@ -30,7 +30,7 @@ from ringfw import timer as T
 from ringfw.compat import const, tdiff
 from ringfw.geometry import FULL_TURN, wrap
 
-FRAME_MS = const(40)          # at most 25 frames a second (a 60-LED write is ~1.8 ms)
+FRAME_MS = const(50)          # at most 20 frames a second (a 60-LED write is ~1.8 ms, interrupts off)
 PULSE_MS = const(1500)        # a landing pulse: three 500 ms swells
 PULSE_PERIOD = const(500)
 BREATH_MS = const(2000)       # player indicator breathing period

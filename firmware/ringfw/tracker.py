@@ -16,8 +16,11 @@ Events are queued in fixed slots (kind + 6 ints) for the controller to send.
 from array import array
 
 from ringfw.compat import const, tadd, tdiff
+# tdiff written out in the hot loops (a call per reading costs more than the arithmetic)
+_TH = const(0x20000000)
+_TM = const(0x3FFFFFFF)
 from ringfw import hal
-from ringfw.geometry import FULL_TURN, sdiff, wrap
+from ringfw.geometry import FULL_TURN, HALF_TURN, sdiff, wrap
 
 # event kinds
 EV_MOVING = const(1)      # a: start angle, b: direction (+1 ccw / -1 cw)
@@ -229,8 +232,10 @@ class Tracker:
         if tdiff(now, self.next_tick) < 0:
             return
         self.next_tick = tadd(now, _TICK_MS)
+        faulty = self.faulty
+        seen = self.last_seen
         for i in range(self.n):
-            if not self.faulty[i] and tdiff(now, self.last_seen[i]) > _SILENT_MS:
+            if not faulty[i] and ((now - seen[i] + _TH) & _TM) - _TH > _SILENT_MS:
                 self._fault(i, FAULT_SILENT)
         st = self.state
         if st == _MOVING or st == _SETTLING:
@@ -254,6 +259,12 @@ class Tracker:
                 self.cand = -1
         elif st == _REST:
             if tdiff(now, self.t_seen) > _LOST_MS and self.cover[wrap(self.rest) // 100]:
+                if self.dev_n >= 2 and tdiff(now, self.dev_t) < _LOST_MS:
+                    # Gone from the rest point, but readings elsewhere keep agreeing that
+                    # it moved that way: it is rolling where fewer sensors see it (a chain
+                    # that never reached three), not off the ring. Follow it from there.
+                    self._start_moving(now, self.dev)
+                    return
                 if self.armed or (tdiff(now, self.dev_t) < _LOST_MS + 200
                                   and tdiff(self.dev_t, self.t_seen) > -50):
                     # it was seen moving away just before it vanished: flicked off the ring
@@ -355,9 +366,12 @@ class Tracker:
         # at the rest point between them, is the marble moving; a stray reading is alone.
         ad = d if d > 0 else -d
         adev = self.dev if self.dev > 0 else -self.dev
+        if self.dev_n and i == self.dev_i and d == self.dev:
+            # The same sensor with the same value again: no new evidence, but no reason to
+            # drop the chain either (a slow marble seen by one sensor repeats a whole mm).
+            return
         if (self.dev_n and tdiff(now, self.dev_t) < 120 and (d > 0) == (self.dev > 0)
-                and ad >= adev - 100 and ad - adev <= 2500
-                and (i != self.dev_i or d != self.dev)):
+                and ad >= adev - 100 and ad - adev <= 2500):
             self.dev_n += 1
             self.dev = d
             self.dev_t = now
@@ -414,15 +428,15 @@ class Tracker:
         return self.pos + self.vel * tdiff(now, self.t) // 1000
 
     def _track(self, now, i, ang):
-        dt = tdiff(now, self.t)
+        dt = ((now - self.t + _TH) & _TM) - _TH
         # extrapolate at most 150 ms: a wrong speed must not run the track away
         pred = self.pos + self.vel * (dt if dt < 150 else 150) // 1000
-        r = sdiff(ang, wrap(pred))
+        r = (ang - pred + HALF_TURN) % FULL_TURN - HALF_TURN      # sdiff(ang, wrap(pred))
         v = self.vel if self.vel >= 0 else -self.vel
         # the gate widens with speed and with the time since the track was last confirmed
         # (up to 600 deg/s, a marble at the edge of leaving the ring, so a track that
         # lost a reading or two catches the marble again)
-        gate = 400 + v // 12 + tdiff(now, self.t_seen) * (v + 6000) // 1000
+        gate = 400 + v // 12 + (((now - self.t_seen + _TH) & _TM) - _TH) * (v + 6000) // 1000
         if r > gate or r < -gate:
             # Outside the gate. Several readings that agree with each other there mean
             # the track, not the sensors, went wrong: take them.
@@ -479,7 +493,12 @@ class Tracker:
             self.tp_last = self.start
             self.tp_t = now
             self._event(EV_MOVING, wrap(self.start), self.dir, 0, 0, 0, 0)
-        self._push(now, x)
+        k = self.wi               # self._push(now, x), written out
+        self.wt[k] = now
+        self.wx[k] = x
+        self.wi = (k + 1) & _WMASK
+        if self.wn < _WIN:
+            self.wn += 1
         self._check_still(now)
 
     def _swing(self, now):
@@ -546,30 +565,34 @@ class Tracker:
         if n < 6:
             return
         # readings inside the window, newest first; the oldest must reach back the full window
-        k = (self.wi - 1) & _WMASK
+        wx = self.wx
+        wt = self.wt
+        k0 = (self.wi - 1) & _WMASK
+        k = k0
         cnt = 0
         s = 0
         oldest = now
         while cnt < n:
-            age = tdiff(now, self.wt[k])
-            if age > w:
+            t = wt[k]
+            if ((now - t + _TH) & _TM) - _TH > w:
                 break
-            s += self.wx[k]
+            s += wx[k]
             cnt += 1
-            oldest = self.wt[k]
+            oldest = t
             k = (k - 1) & _WMASK
         if cnt == n or tdiff(now, oldest) < w - 60 or cnt < 6:
             return  # window not yet full of readings
         m = s // cnt
         # two passes: drop readings far from the mean (stray readings), re-centre
         for _ in range(2):
-            k = (self.wi - 1) & _WMASK
+            k = k0
             s = 0
             good = 0
             for _j in range(cnt):
-                d = self.wx[k] - m
+                x = wx[k]
+                d = x - m
                 if -_STILL_T < d < _STILL_T:
-                    s += self.wx[k]
+                    s += x
                     good += 1
                 k = (k - 1) & _WMASK
             if good * 10 < cnt * 8:
@@ -578,13 +601,12 @@ class Tracker:
         # thirds of the window by time: no trend (m3 - m1), no curve (m1 + m3 - 2 m2)
         s1 = s2 = s3 = 0
         c1 = c2 = c3 = 0
-        k = (self.wi - 1) & _WMASK
+        k = k0
         third = w // 3
         for _j in range(cnt):
-            x = self.wx[k]
-            d = x - m
+            d = wx[k] - m
             if -_STILL_T < d < _STILL_T:
-                age = tdiff(now, self.wt[k])
+                age = ((now - wt[k] + _TH) & _TM) - _TH
                 if age < third:
                     s3 += d
                     c3 += 1
@@ -613,14 +635,14 @@ class Tracker:
             self.first_still = now
         # no creep to be seen at all: the whole window is rest, use all of it
         span = w + 1 if -20 < m3 - m1 < 20 else (2 * w) // 3
-        k = (self.wi - 1) & _WMASK
+        k = k0
         s = 0
         sq = 0
         n = 0
         for _j in range(self.wn):
-            if tdiff(now, self.wt[k]) >= span:
+            if ((now - wt[k] + _TH) & _TM) - _TH >= span:
                 break
-            d = self.wx[k] - m
+            d = wx[k] - m
             if -_STILL_T < d < _STILL_T:
                 s += d
                 sq += d * d

@@ -73,6 +73,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     misreports = []
     turning_points = []     # diagnostics: landings the marble moved on from
     no_verdicts = []
+    false_offs = []
     for k in range(flicks):
         stats["flicks"] += 1
         direction = 1 if rng.random() < 0.5 else -1
@@ -103,6 +104,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         elif frame[1] == "off_ring":
             if not truly_off:
                 stats["false_off_ring"] += 1
+                false_offs.append({"flick": k, "true_angle": round(board.marble.position_deg, 2),
+                                   "reported_angle": frame[2].get("ang", 0) / 100})
         else:
             f = frame[2]
             if truly_off:
@@ -168,6 +171,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         "misreports": misreports[:20],
         "turning_points": turning_points[:20],
         "no_verdict_flicks": no_verdicts[:20],
+        "false_off_ring_flicks": false_offs[:20],
         "latency_ms_max": max(latency) if latency else None,
     }
     out["speedup"] = round(out["sim_seconds"] / out["wall_seconds"], 1) if out["wall_seconds"] else None
