@@ -251,7 +251,9 @@ class Tracker:
                 return
             self.in_blind_since = -1
             if gap > _LOST_MS:
-                if st == _MOVING and self.flicked:
+                # gone while rolling: off the ring if it was flicked, or if the host had
+                # armed a flick (a marble still settling from being set down is flicked off)
+                if (st == _MOVING and self.flicked) or self.armed:
                     self._event(EV_OFF_RING, wrap(self.pos), self.pos - self.start, 0, 0, 0, 0)
                 else:
                     self._event(EV_LOST, wrap(self.pos), 0, 0, 0, 0, 0)
