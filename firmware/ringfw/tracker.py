@@ -372,14 +372,18 @@ class Tracker:
             # The same sensor with the same value again: no new evidence, but no reason to
             # drop the chain either (a slow marble seen by one sensor repeats a whole mm).
             return
-        if (self.dev_n and tdiff(now, self.dev_t) < 120 and (d > 0) == (self.dev > 0)
-                and ad >= adev - 100 and ad - adev <= 2500):
+        fresh = self.dev_n and tdiff(now, self.dev_t) < 120
+        if fresh and (d > 0) == (self.dev > 0) and ad >= adev - 100 and ad - adev <= 2500:
             self.dev_n += 1
             self.dev = d
             self.dev_t = now
             self.dev_i = i
             if self.dev_n >= 3:
                 self._start_moving(now, d)
+        elif fresh and self.dev_n >= 2:
+            # Two readings already agree that it moved: one that disagrees (a stray, or a
+            # second sensor lagging behind a fast marble) neither extends nor breaks that.
+            return
         else:
             self.dev = d
             self.dev0 = d
