@@ -9,8 +9,8 @@ marker, beside that action space)}.
 from __future__ import annotations
 
 from .framework import (HIGHEST, SoloDataError, SoloPlayer, _int, check_spaces, do_action, mine,
-                        move_assistant, register, rondel_colour, say, score, stack_top, take_stack_tile,
-                        to_box)
+                        move_assistant, register, rondel_colour, say, score, stack_top,
+                        tile_beside_supervisor)
 
 
 @register
@@ -94,24 +94,10 @@ class Bertha(SoloPlayer):
 
     # --- step 4
     def step4(self, game, seat):
-        S = game.state
         st = mine(game, seat)
         m = self.mat
-        sp = S["players"][seat]["assistant"]
         i = st["space"]
-        c = take_stack_tile(game, seat)
-        ev = []
-        if c is None:
-            ev.append(say(game, seat, "The stack at rondel space %d is empty: Bertha takes no tile." % sp))
-        else:
-            old = st["tiles"][i]
-            st["tiles"][i] = c
-            if old:
-                to_box(game, old)
-            ev.append(say(game, seat, "Bertha takes the %s tile from the stack at rondel space %d and places it in "
-                                      "the action space beside her supervisor (space %d)%s."
-                          % (c, sp, i + 1, "; the %s tile there goes to the box" % old if old else ""),
-                          colour=c))
+        ev = tile_beside_supervisor(game, seat, "in the action space beside her supervisor")
         n = len(m["track"])
         if i + 1 < n:
             st["space"] = i + 1

@@ -11,8 +11,8 @@ from ringside.games import event
 
 from ..data import COLOURS
 from .framework import (LOWEST, SoloDataError, SoloPlayer, _int, check_spaces, do_action, mine,
-                        move_assistant, register, rondel_colour, say, score, stack_top, take_stack_tile,
-                        to_box)
+                        move_assistant, register, rondel_colour, say, score, stack_top,
+                        tile_beside_supervisor)
 
 
 @register
@@ -142,23 +142,10 @@ class Carsten(SoloPlayer):
 
     # --- step 4
     def step4(self, game, seat):
-        S = game.state
         st = mine(game, seat)
         m = self.mat
-        sp = S["players"][seat]["assistant"]
         i = st["space"]
-        c = take_stack_tile(game, seat)
-        ev = []
-        if c is None:
-            ev.append(say(game, seat, "The stack at rondel space %d is empty: Carsten takes no tile." % sp))
-        else:
-            old = st["tiles"][i]
-            st["tiles"][i] = c
-            if old:
-                to_box(game, old)
-            ev.append(say(game, seat, "Carsten takes the %s tile from the stack at rondel space %d and places it "
-                                      "beside his supervisor (space %d)%s."
-                          % (c, sp, i + 1, "; the %s tile there goes to the box" % old if old else ""), colour=c))
+        ev = tile_beside_supervisor(game, seat, "beside his supervisor")
         st["space"] = (i + 1) % len(m["rondel"])
         ev.append(say(game, seat, "His supervisor advances one space clockwise on his solo action rondel, to space "
                                   "%d (quadrant %d)." % (st["space"] + 1, m["rondel"][st["space"]]["quadrant"])))

@@ -233,6 +233,27 @@ def take_stack_tile(game, seat):
     return st.pop() if st else None
 
 
+def tile_beside_supervisor(game, seat, where: str) -> list:
+    """Step 4 of Bertha, Carsten and Katherine: the top tile of the stack at the assistant's
+    rondel space goes on the mat's action space beside the supervisor (st["space"]); the tile
+    that was there goes to the box. `where` says where, in the player's words. Returns events."""
+    S = game.state
+    st = mine(game, seat)
+    sp = S["players"][seat]["assistant"]
+    i = st["space"]
+    name = who(game, seat)
+    c = take_stack_tile(game, seat)
+    if c is None:
+        return [say(game, seat, "The stack at rondel space %d is empty: %s takes no tile." % (sp, name))]
+    old = st["tiles"][i]
+    st["tiles"][i] = c
+    if old:
+        to_box(game, old)
+    return [say(game, seat, "%s takes the %s tile from the stack at rondel space %d and places it %s (space %d)%s."
+                % (name, c, sp, where, i + 1, "; the %s tile there goes to the box" % old if old else ""),
+                colour=c)]
+
+
 def to_box(game, colour) -> None:
     """An action tile goes back to the box."""
     game.state["box"][colour] += 1

@@ -14,7 +14,7 @@ from ringside.games import event
 
 from ..data import COLOURS
 from .framework import (HIGHEST, SoloDataError, SoloPlayer, _int, do_action, mine, move_assistant, register,
-                        say, score, take_stack_tile, to_box)
+                        say, score, tile_beside_supervisor)
 
 SIDES = {"row": ("left", "right"), "column": ("top", "bottom")}
 
@@ -128,21 +128,9 @@ class Katherine(SoloPlayer):
 
     # --- step 4
     def step4(self, game, seat):
-        S = game.state
         st = mine(game, seat)
-        sp = S["players"][seat]["assistant"]
         i = st["space"]
-        c = take_stack_tile(game, seat)
-        if c is None:
-            ev = [say(game, seat, "The stack at rondel space %d is empty: Katherine takes no tile." % sp)]
-        else:
-            old = st["tiles"][i]
-            st["tiles"][i] = c
-            if old:
-                to_box(game, old)
-            ev = [say(game, seat, "Katherine takes the %s tile from the stack at her rondel space %d and places it "
-                                  "beside her supervisor (space %d)%s."
-                      % (c, sp, i + 1, "; the %s tile there goes to the box" % old if old else ""), colour=c)]
+        ev = tile_beside_supervisor(game, seat, "beside her supervisor")
         st["space"] = (i + 1) % len(self.mat["track"])
         ev.append(say(game, seat, "Her supervisor advances one space, to %s." % self.where(st["space"])))
         if st["space"] == self.mat["symbol"]:
