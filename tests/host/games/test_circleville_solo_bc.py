@@ -7,51 +7,18 @@ Rondel spaces 0-7: green, red, blue, orange, green, red, blue, orange. Quadrant 
 1-5, 2 = 6-10, 3 = 11-15, 4 = 16-20; section 10 is complete at the start. Both mats (data/*.json):
 space 1 quadrant 1 red, 2 quadrant 2 blue, 3 quadrant 3 orange, 4 quadrant 4 green.
 """
-from ringside.games.circleville.solo.framework import new_game
-
-B = 1   # the solo seat in these tests
+from solotest import mat, sec, step, text, to_step, turn, vp
+from solotest import SEAT as B
+from solotest import game as _game
 
 
 def game(solo="bertha", seed=1, **kw):
-    return new_game([solo], seed=seed, **kw)
-
-
-def turn(g, seat=B, space=None):
-    """Hand the turn to `seat` at step 1 (its assistant on `space` if given)."""
-    S = g.state
-    S["active"], S["phase"] = seat, "rondel"
-    S["ts"] = g._new_turn(seat)
-    if space is not None:
-        S["players"][seat]["assistant"] = space
+    return _game(solo, seed, **kw)
 
 
 def to_step2(g, space, seat=B):
     """Hand the turn to `seat` with its assistant already on `space` (step 1 done)."""
-    turn(g, seat, space)
-    g.state["phase"] = "actions"
-    g.state["ts"]["solo_step"] = 2
-
-
-def step(g, seat=B):
-    a = g.legal_actions(seat)
-    assert len(a) == 1 and a[0]["type"] == "solo"
-    return g.apply(seat, a[0])
-
-
-def text(ev):
-    return " | ".join(e["text"] for e in ev)
-
-
-def vp(ev, seat=B):
-    return sum(e.get("vp", 0) for e in ev if e["type"] == "score" and e.get("seat") == seat)
-
-
-def mat(g, seat=B):
-    return g.state["solo"][seat]
-
-
-def sec(g, n):
-    return g.state["sections"][n - 1]
+    to_step(g, space, 2, seat)
 
 
 def fill_roads(g, sections, road, seat=0):

@@ -17,57 +17,17 @@ import pytest
 import ringside.games as G
 from ringside.games import CHANCE, GameError
 from ringside.games.circleville.bots import HeuristicBot
-from ringside.games.circleville.solo.framework import SoloDataError, new_game
+from ringside.games.circleville.solo.framework import SoloDataError
+from solotest import SEAT as D  # the solo seat in these tests
+from solotest import game as _game
+from solotest import mat, sec, step, text, to_step, turn, vp, vps
 
-D = 1   # the solo seat in these tests
 COLOURS = ("red", "blue", "orange", "green")
 
 
 # ------------------------------------------------------------------ helpers
 def game(solo="denzel", seed=1, **kw):
-    return new_game([solo] if isinstance(solo, str) else solo, seed=seed, **kw)
-
-
-def turn(g, seat=D, space=None):
-    """Hand the turn to `seat` at step 1 (its assistant on `space` if given)."""
-    S = g.state
-    S["active"], S["phase"] = seat, "rondel"
-    S["ts"] = g._new_turn(seat)
-    if space is not None:
-        S["players"][seat]["assistant"] = space
-
-
-def to_step(g, space, n=2, seat=D):
-    """Hand the turn to `seat` with its assistant on `space`, at step n (2 or 4)."""
-    turn(g, seat, space)
-    g.state["phase"] = "actions"
-    g.state["ts"]["solo_step"] = n
-
-
-def step(g, seat=D):
-    a = g.legal_actions(seat)
-    assert len(a) == 1 and a[0]["type"] == "solo"
-    return g.apply(seat, a[0])
-
-
-def text(ev):
-    return " | ".join(e["text"] for e in ev)
-
-
-def vp(ev, seat=D):
-    return sum(e.get("vp", 0) for e in ev if e["type"] == "score" and e.get("seat") == seat)
-
-
-def vps(ev, seat=D):
-    return [e["vp"] for e in ev if e["type"] == "score" and e.get("seat") == seat]
-
-
-def mat(g, seat=D):
-    return g.state["solo"][seat]
-
-
-def sec(g, n):
-    return g.state["sections"][n - 1]
+    return _game(solo, seed, **kw)
 
 
 def P(g, seat=D):
