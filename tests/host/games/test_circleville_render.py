@@ -33,3 +33,9 @@ def test_terminal_player_hooks_no_flicks_no_ring_side():
     g = game(2)
     assert g.flick_request() is None and not g.side.name and "1" not in g.side
     assert g.render_text() == R.render(g)
+
+
+def test_the_words_take_the_right_article():
+    from ringside.games.circleville.engine import a_or_an
+    assert a_or_an("orange") == "an orange" and a_or_an("red") == "a red"
+    assert a_or_an("level five").capitalize() == "A level five"

@@ -34,6 +34,11 @@ ALTERNATES = ("move", "equipment", "beautify", "improve", "achievement")   # lev
 SEAT_COLOURS = ("yellow", "purple", "teal", "white")
 
 
+def a_or_an(word: str) -> str:
+    """'a red', 'an orange': the article a word takes, with the word."""
+    return ("an " if word[:1].lower() in "aeiou" else "a ") + word
+
+
 def _rank_values(box: list, players: int, highlighted: int) -> list:
     """The values by rank; in a 2-player game the highlighted rank's value is skipped."""
     if players == 2:
@@ -319,14 +324,14 @@ class Circleville(Game):
             d["year_bonus"][a["kind"]] -= 1
             y = next(y for y in S["years"][1:] if y["bonus"] is None)
             y["bonus"] = a["kind"]
-            return [event("deal", "A %s year bonus tile goes on %d." % (a["kind"].replace("_", " "), y["year"]))]
+            return [event("deal", "%s year bonus tile goes on %d." % (a_or_an(a["kind"].replace("_", " ")).capitalize(), y["year"]))]
         if t == "draw":
             for st in S["stacks"]:
                 if None in st:
                     st[st.index(None)] = a["colour"]
                     break
             S["bag"][a["colour"]] -= 1
-            ev = [event("draw", "A %s action tile comes out of the bag." % a["colour"])]
+            ev = [event("draw", "%s action tile comes out of the bag." % a_or_an(a["colour"]).capitalize())]
             if S["phase"] == "setup" and not self._hidden_in_stacks() and not S["bag_refilled"]:
                 for c in COLOURS:
                     S["bag"][c] += self.board["tiles_per_colour"] - self.board["first_bag"]
@@ -721,7 +726,7 @@ class Circleville(Game):
         if boost:
             ts["boost_used"] = True
             self._flip_bonus(seat, "level_five")
-        ev = [event("act", "%s takes a %s action: %s%s." % (self._who(seat), c, act, " (at level 5)" if boost else ""),
+        ev = [event("act", "%s takes %s action: %s%s." % (self._who(seat), a_or_an(c), act, " (at level 5)" if boost else ""),
                     colour=c, action=act)]
         value = self.board["levels"][c][lv - 1] if act in COLOURS else 0
         ev += self._start_action(seat, c, act, a, value)
@@ -1179,8 +1184,8 @@ class Circleville(Game):
                 col = S["players"][seat]["mat"][c]
                 if len(col) < 4:
                     col.append("tile")
-                    ev.append(event("tile", "%s adds a %s action tile to the mat (level %d)."
-                                    % (self._who(seat), c, 1 + len(col)), colour=c))
+                    ev.append(event("tile", "%s adds %s action tile to the mat (level %d)."
+                                    % (self._who(seat), a_or_an(c), 1 + len(col)), colour=c))
                 else:
                     S["box"][c] += 1
                     ev.append(event("tile", "The %s column is full: the tile goes to the box." % c))

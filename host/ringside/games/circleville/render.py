@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from ringside.games import CHANCE
 
-from .engine import COLOURS
+from .engine import COLOURS, a_or_an
 
 SHORT = {"red": "R", "blue": "B", "orange": "O", "green": "G", None: "."}
 STRUCT = {"golden": "g", "silver": "s", "brown": "b", "natural": "n"}
@@ -133,9 +133,9 @@ def describe(g, a: dict) -> str:
     if t == "reveal_equipment":
         return "equipment tile %d is revealed" % a["tile"]
     if t == "deal_year_bonus":
-        return "a %s year bonus tile is dealt" % a["kind"].replace("_", " ")
+        return "%s year bonus tile is dealt" % a_or_an(a["kind"].replace("_", " "))
     if t == "draw":
-        return "a %s action tile comes out of the bag" % a["colour"]
+        return "%s action tile comes out of the bag" % a_or_an(a["colour"])
     if t == "first_player":
         return "%s goes first" % g.players[a["seat"]]
     if t == "end_turn":
