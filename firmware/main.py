@@ -89,19 +89,20 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
 
     board = None
     try:
-        # Order matters for the heap's peak: the sensors are brought up (the Adafruit driver
-        # loaded, used, dropped) before the controller's modules are imported.
+        # Order matters for the heap's peak: the board is built (the Adafruit driver loaded,
+        # used, dropped with the set-up code) before the controller's modules are imported.
         from ringfw import board_rp2040 as board
         from ringfw.compat import tdiff
+        board.drop_modules(board.BOOT_ONLY)  # ring.json's reader: its RAM back
         clock = board.Clock()
         print("ringside: starting %d sensors" % len(ring.sensors))
-        sensors = board.RangeSensors(ring)
-        sensors.drop_init_code()          # the driver's RAM back (the poll needs none of it)
-        sensors = board.SensorPoller(sensors)
+        ranging = board.RangeSensors(ring)
+        sensors = board.SensorPoller(ranging)
         pixels = board.Pixels(ring)
         if serial is None:
             serial = board.Serial()
         watchdog = board.Watchdog()
+        ranging.drop_init_code()          # the driver's and the set-up's RAM back
         from ringfw.controller import Controller
         ctl = Controller(ring, clock, sensors, pixels, serial, watchdog, board.Storage(path))
         if sensors.start():

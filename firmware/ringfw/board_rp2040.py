@@ -2,14 +2,14 @@
 
     ring = geometry.load("ring.json")
     clock = Clock()
-    sensors = RangeSensors(ring)            # XSHUT sequencing, addresses, driver init
-    sensors.drop_init_code()                # the driver is needed no more: free its RAM
-    sensors = SensorPoller(sensors)         # poll them on core 1 (I2C waits off core 0)
-    sensors.start()
+    ranging = RangeSensors(ring)            # XSHUT sequencing, addresses, driver init
+    sensors = SensorPoller(ranging)         # poll them on core 1 (I2C waits off core 0)
     pixels = Pixels(ring)                   # MicroPython's neopixel on leds.pin
     serial = Serial()                       # USB CDC, never blocks
     watchdog = Watchdog()                   # machine.WDT, started here
+    ranging.drop_init_code()                # driver and set-up code needed no more: RAM back
     ctl = Controller(ring, clock, sensors, pixels, serial, watchdog, Storage())
+    sensors.start()
     while not released():
         now = clock.ticks_ms()
         boot_grace(now)
@@ -42,16 +42,9 @@ except AttributeError:  # CPython (tests with ringside.sim.vl53l0x_regs.fake_mod
         time.sleep(ms / 1000)
 _wait_ms = _sleep_ms            # real time always (tests replace _sleep_ms with virtual time)
 
-DEFAULT_ADDRESS = const(0x29)
 _REG_SYSTEM_INTERRUPT_CLEAR = const(0x0B)
 _REG_RESULT_INTERRUPT_STATUS = const(0x13)
-_BURST = const(13)              # 0x13 interrupt status, 0x14 range status .. 0x1E-0x1F range
 _RETRY_MS = const(2)            # a due sensor that was not ready yet is asked again after this
-_STALL_BUDGETS = const(8)       # no result for this many budgets = the sensor stopped answering
-_XSHUT_LOW_MS = const(10)       # all sensors held in reset this long
-_BOOT_MS = const(3)             # VL53L0X boot after XSHUT rises (datasheet tBOOT <= 1.2 ms)
-_MIN_BUDGET_MS = const(20)      # the driver refuses budgets below 20 ms
-_MAX_BUDGET_MS = const(1000)
 
 GRACE_MS = const(3000)          # Ctrl-C works this long after boot, then it is data
 WDT_TIMEOUT_MS = const(5000)    # RP2040 maximum is 8388 ms
@@ -70,6 +63,17 @@ class Clock:
         return _ticks() & TICKS_MASK
 
 
+# What RangeSensors loads to bring the sensors up, and drop_init_code unloads.
+_INIT_ONLY = ("adafruit_vl53l0x", "adafruit_bus_device.i2c_device", "adafruit_bus_device",
+              "ringfw.busio_shim", "busio", "ringfw.board_setup")
+
+
+def _setup():
+    """The constructors' code (boot-only: drop_init_code unloads it)."""
+    from ringfw import board_setup
+    return board_setup
+
+
 class RangeSensors:
     """hal RangeSensors for every VL53L0X in ring.json, on one machine.I2C bus.
 
@@ -83,98 +87,15 @@ class RangeSensors:
     """
 
     def __init__(self, ring, i2c=None, io_timeout_s=_MAX_IO_TIMEOUT_S, log=print):
-        budget = ring.budget_ms
-        if not _MIN_BUDGET_MS <= budget <= _MAX_BUDGET_MS:
-            raise ValueError("ring.json sensor_timing.budget_ms must be %d..%d, not %d"
-                             % (_MIN_BUDGET_MS, _MAX_BUDGET_MS, budget))
-        self.budget_ms = budget
-        self._stall_ms = budget * _STALL_BUDGETS
-        if i2c is None:
-            bus, sda, scl = ring.i2c_pins
-            i2c = machine.I2C(bus, scl=machine.Pin(scl), sda=machine.Pin(sda), freq=ring.i2c_hz)
-        self._i2c = i2c
-        sensors = ring.sensors
-        n = len(sensors)
-        self.count = n
-        self.ok = bytearray(n)
-        self.errors = [""] * n
-        self.addresses = bytearray(n)
-        self._due = array("i", [0] * n)
-        self._last = array("i", [0] * n)    # time of the last result (or stall report)
-        self._buf = bytearray(_BURST)
-        self._clear = bytearray(1)
-        self._clear[0] = 0x01
-        self._started = False
-        self.drivers = [None] * n
-        self._log = log
-        self._init_all(sensors, io_timeout_s)
-
-    # ----- init: XSHUT sequencing and the genuine driver -----
-    def _init_all(self, sensors, io_timeout_s):
-        from ringfw import busio_shim
-        import adafruit_vl53l0x
-        busio_shim.patch_driver_time(adafruit_vl53l0x)
-        bus = busio_shim.I2C(self._i2c)
-        seen = {}
-        pins = [None] * self.count
-        for s in sensors:  # every sensor with an XSHUT line into reset first
-            if s.xshut_pin >= 0:
-                pins[s.index] = machine.Pin(s.xshut_pin, machine.Pin.OUT, value=0)
-        _sleep_ms(_XSHUT_LOW_MS)
-        # A sensor without an XSHUT line is always on, so it must move off 0x29 while all
-        # the others are still in reset: it goes first. Only one such sensor can work.
-        order = [s for s in sensors if s.xshut_pin < 0] + [s for s in sensors if s.xshut_pin >= 0]
-        always_on = 0
-        for s in order:
-            i = s.index
-            addr = s.address
-            self.addresses[i] = addr
-            why = ""
-            if addr in seen:
-                why = "address 0x%02x already taken by sensor %d" % (addr, seen[addr])
-            elif not 0x08 <= addr <= 0x77 or addr == DEFAULT_ADDRESS:
-                why = "address 0x%02x is not a usable 7-bit address (not 0x29)" % addr
-            elif s.xshut_pin < 0:
-                always_on += 1
-                if always_on > 1:
-                    why = "no xshut_pin, and another sensor without one came first"
-            if not why:
-                seen[addr] = i
-                why = self._init_one(bus, adafruit_vl53l0x, s, pins[i], io_timeout_s)
-            if why:
-                self.errors[i] = why
-                self._log("sensor %d: FAILED: %s" % (i, why))
-            else:
-                self.ok[i] = 1
-                self._log("sensor %d: ok at 0x%02x" % (i, addr))
-
-    def _init_one(self, bus, driver_mod, s, pin, io_timeout_s):
-        """Bring one sensor up at its address; returns "" or why it failed."""
-        if pin is not None:
-            pin.value(1)
-            _sleep_ms(_BOOT_MS)
-        try:
-            dev = driver_mod.VL53L0X(bus, DEFAULT_ADDRESS, io_timeout_s)
-            dev.set_address(s.address)
-            dev.measurement_timing_budget = self.budget_ms * 1000
-            dev.start_continuous()
-        except Exception as e:  # OSError, RuntimeError (timeout, IDs), ValueError (no ACK)
-            if pin is not None:
-                pin.value(0)  # back into reset, off 0x29, so the next sensor can come up
-            return "%s: %s" % (type(e).__name__, e)
-        self.drivers[s.index] = dev
-        return ""
+        _setup().range_sensors(self, ring, i2c, io_timeout_s, log, _sleep_ms)
 
     def drop_init_code(self):
-        """Forget the driver objects and unload the driver and the shim: after init the
-        poll reads the result registers itself, and their bytecode is ~20 KB of RAM."""
-        import gc
+        """Forget the driver objects and unload the driver, the shim and board_setup: after
+        init the poll reads the result registers itself, and their bytecode is ~12 KB of RAM.
+        Call it once every part of the board is built (their constructors use board_setup;
+        after this they import it again, which costs the RAM back)."""
         self.drivers = None
-        for name in ("adafruit_vl53l0x", "adafruit_bus_device.i2c_device",
-                     "adafruit_bus_device", "ringfw.busio_shim", "busio"):
-            if name in sys.modules:
-                del sys.modules[name]
-        gc.collect()
+        drop_modules(_INIT_ONLY)
 
     # ----- the per-sample path: allocates nothing -----
     def poll(self, now, ranges, statuses, fresh):
@@ -249,26 +170,7 @@ class SensorPoller:
     """
 
     def __init__(self, sensors, ticks=None, sleep_ms=None):
-        self.sensors = sensors
-        n = sensors.count
-        self.count = n
-        self.ok = sensors.ok
-        self.errors = sensors.errors
-        self._ticks = ticks or _ticks
-        self._sleep = sleep_ms or _sleep_ms
-        self._r = array("i", [0] * n)      # core 1's own
-        self._st = bytearray(n)
-        self._fr = bytearray(n)
-        self._hr = array("i", [0] * n)     # the hand-over slots
-        self._hst = bytearray(n)
-        self._flag = bytearray(n)
-        self._pending = 0                  # flagged slots (read unlocked: a hint only)
-        self._lock = None
-        self.running = False
-        self.stop = False
-        self.rounds = 0
-        self.replaced = 0
-        self.died = ""
+        _setup().sensor_poller(self, sensors, ticks or _ticks, sleep_ms or _sleep_ms)
 
     def start(self):
         """Start core 1's loop; False (and poll() stays on core 0) without _thread."""
@@ -360,12 +262,7 @@ class Pixels:
     """
 
     def __init__(self, ring=None, pin=22, count=60):
-        import neopixel
-        if ring is not None:
-            pin = ring.led_pin
-            count = ring.led_count
-        self.count = count
-        self._np = neopixel.NeoPixel(machine.Pin(pin), count)
+        _setup().pixels(self, ring, pin, count)
 
     def show(self, buf):
         np = self._np
@@ -390,23 +287,7 @@ class Serial:
     """
 
     def __init__(self, stream_in=None, stream_out=None, poll_target=None):
-        import select
-        if stream_in is None:
-            stream_in = sys.stdin.buffer
-            poll_target = sys.stdin
-        if stream_out is None:
-            stream_out = sys.stdout.buffer
-        if poll_target is None:
-            poll_target = stream_in
-        self._in = stream_in
-        self._out = stream_out
-        self._one = bytearray(1)
-        self._pollin = select.POLLIN
-        p = select.poll()
-        p.register(poll_target, select.POLLIN)
-        self._poll = p
-        self._ipoll = getattr(p, "ipoll", None)
-        self._prefix_write = sys.implementation.name == "micropython"
+        _setup().serial(self, stream_in, stream_out, poll_target)
 
     def _ready(self):
         if self._ipoll is not None:
@@ -463,16 +344,31 @@ class Storage:
 
     def save_calibration(self, sensors, which):
         """Store the calibration of sensors[i] for each i with which[i] set."""
-        import os
-        from ringfw.compat import json
-        from ringfw.geometry import apply_calibration
-        with open(self.path) as f:
-            d = json.load(f)
-        apply_calibration(d, sensors, which)
-        tmp = self.path + ".tmp"
-        with open(tmp, "w") as f:
-            json.dump(d, f)
-        os.rename(tmp, self.path)
+        from ringfw import ringfile
+        try:
+            ringfile.save_calibration(self.path, sensors, which)
+        finally:
+            drop_modules(BOOT_ONLY)    # the reader is boot-only code: its RAM back
+
+
+# Modules needed only while the board starts (or saves a calibration).
+BOOT_ONLY = ("ringfw.ringfile", "ringfw.power")
+
+
+def drop_modules(names):
+    """Unload modules that are needed no more: on the board a loaded module's bytecode is
+    heap, and the loop has better use for it."""
+    import gc
+    for name in names:
+        if name in sys.modules:
+            del sys.modules[name]
+        # an imported submodule is also an attribute of its package, which keeps it alive
+        dot = name.rfind(".")
+        if dot > 0:
+            parent = sys.modules.get(name[:dot])
+            if parent is not None and hasattr(parent, name[dot + 1:]):
+                delattr(parent, name[dot + 1:])
+    gc.collect()
 
 
 # ----- Ctrl-C grace and release -----

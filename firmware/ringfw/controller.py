@@ -14,22 +14,20 @@ from ringfw import leds as L
 from ringfw import timer as TM
 from ringfw.compat import const, tadd, tdiff
 from ringfw.geometry import FULL_TURN
-from ringfw.wire import (ARG_REASONS, Encoder, Frame, FrameReader, PROTOCOL, REASONS,
-                         encode)
+from ringfw.wire import ARG_REASONS, Encoder, Frame, FrameReader, PROTOCOL, REASONS
 
 _HEARTBEAT_MS = const(1000)
 # tdiff written out in the per-step checks (a call costs more than the test itself)
 _TH = const(0x20000000)
 _TM = const(0x3FFFFFFF)
 
-_FAULT_WORDS = (b"", b"silent", b"hardware", b"nonsense")
+_FAULT_WORDS = b"- silent hardware nonsense"     # tracker.FAULT_*; word lists: see wire
 
 # Commands the firmware executes; the index selects the handler in _run().
-_CMDS = (b"ping", b"hello", b"status", b"side", b"raw", b"cal", b"calsave", b"repl",
-         b"arm", b"disarm", b"clear", b"paint", b"player", b"pulse", b"flash", b"bright",
-         b"fx", b"timer_start", b"timer_pause", b"timer_resume", b"timer_cancel", b"px")
+_CMDS = (b"ping hello status side raw cal calsave repl arm disarm clear paint player pulse "
+         b"flash bright fx timer_start timer_pause timer_resume timer_cancel px")
 
-_DIRS = (b"any", b"ccw", b"cw")     # arm dir=...; + travel is ccw
+_DIRS = b"any ccw cw"               # arm dir=...; + travel is ccw
 _ANY = const(0)
 _CCW = const(1)
 _CW = const(2)
@@ -56,7 +54,7 @@ class Controller:
         self.statuses = bytearray(n)
         self.fresh = bytearray(n)
         self.ev = array("i", [0] * 6)
-        self.rx = bytearray(256)   # read up to 256 bytes a step (32 kB/s at an 8 ms loop)
+        self.rx = bytearray(64)    # read up to 64 bytes a step (8 kB/s at an 8 ms loop)
         self.reader = FrameReader()
         self.frame = Frame()
         self.enc = Encoder()
@@ -64,7 +62,7 @@ class Controller:
         self.leds = L.Leds(ring, pixels)
         self.timer = TM.Timer()
         self.side = 0
-        self.side_names = tuple(nm.encode() for nm in ring.side_names)
+        self.side_names = " ".join(ring.side_names).encode()   # a word list
         self.version = VERSION.encode()
         self.raw = False           # stream every reading (calibration)
         self.cal_dirty = bytearray(n)
@@ -87,11 +85,6 @@ class Controller:
         self.uptime_s = 0
         self.tracker.begin(self.boot)
         self.hello()
-
-    @property
-    def noise_bytes(self):
-        """Received bytes outside any frame (REPL banners, echo, line noise)."""
-        return self.reader.noise
 
     # ----- the loop -----
     def step(self, now):
@@ -171,12 +164,6 @@ class Controller:
         else:
             self.frames_dropped += 1
 
-    def emit(self, kind, fields):
-        """Send a frame built from a dict (allocates: for the simulator, never the loop)."""
-        data = encode(self.enc, kind, fields)
-        self.serial.write(data, len(data))
-        self.frames_out += 1
-
     def hello(self):
         e = self.enc
         r = self.ring
@@ -186,7 +173,7 @@ class Controller:
         e.tok(b"ring", r.digest_hex)
         e.int(b"sensors", self.n)
         e.int(b"healthy", self.n - self._faulty_count())
-        e.tok(b"side", self.side_names[self.side])
+        e.word(b"side", self.side_names, self.side)
         e.int(b"leds", r.led_count)
         e.int(b"cap", self.leds.cap)
         self._send()
@@ -237,9 +224,9 @@ class Controller:
                 e.int(b"dir", ev[1])
             elif kind == T.EV_LANDED:
                 e.begin(b"landed")
-                e.tok(b"sp", side.id_bytes[ev[0]])
+                e.word(b"sp", side.ids, ev[0])
                 if ev[1] >= 0:
-                    e.tok(b"alt", side.id_bytes[ev[1]])
+                    e.word(b"alt", side.ids, ev[1])
                 e.int(b"ang", ev[2])
                 e.int(b"trv", ev[3])
                 e.int(b"conf", ev[4])
@@ -260,7 +247,7 @@ class Controller:
                 continue
             elif kind == T.EV_PLACED:
                 e.begin(b"placed")
-                e.tok(b"sp", side.id_bytes[ev[0]])
+                e.word(b"sp", side.ids, ev[0])
                 e.int(b"ang", ev[1])
             elif kind == T.EV_LOST:
                 e.begin(b"lost")
@@ -268,7 +255,7 @@ class Controller:
             elif kind == T.EV_FAULT:
                 e.begin(b"sensor_fault")
                 e.int(b"id", ev[0])
-                e.tok(b"why", _FAULT_WORDS[ev[1]])
+                e.word(b"why", _FAULT_WORDS, ev[1])
                 e.int(b"blind", ev[2])
             elif kind == T.EV_SENSOR_OK:
                 e.begin(b"sensor_ok")
@@ -300,7 +287,7 @@ class Controller:
             e.tok(b"why", why)
         e.int(b"trv", trv)
         e.int(b"min", self.arm_min)
-        e.tok(b"dir", _DIRS[d])
+        e.word(b"dir", _DIRS, d)
         self._send()
         self.arm_dir = -1
         if why:
@@ -334,7 +321,7 @@ class Controller:
             e = self.enc
             e.begin(b"nack")
             e.int(b"re", -1)
-            e.tok(b"why", REASONS[err])
+            e.word(b"why", REASONS, err)
             self._send()
             return
         self._command(f, now)
@@ -345,12 +332,16 @@ class Controller:
         e.int(b"re", seq)
         self._send()
 
-    def _nack(self, seq, why, key=b"", what=False):
-        """NACK with a constant reason token; arg= the offending field, what= the type."""
+    def _nack(self, seq, why, key=b"", what=False, k=-1):
+        """NACK with a constant reason token (or word k of the word list why); arg= the
+        offending field, what= the type."""
         e = self.enc
         e.begin(b"nack")
         e.int(b"re", seq)
-        e.tok(b"why", why)
+        if k < 0:
+            e.tok(b"why", why)
+        else:
+            e.word(b"why", why, k)
         if key:
             e.tok(b"arg", key)
         if what:
@@ -376,7 +367,7 @@ class Controller:
             return
         why = self._run(k, f, now)
         if f.err:
-            self._nack(f.seq, ARG_REASONS[f.err], f.err_key)
+            self._nack(f.seq, ARG_REASONS, f.err_key, False, f.err)
         elif why:
             self._nack(f.seq, why)
         else:
@@ -452,7 +443,7 @@ class Controller:
             lv.set_player(c if c else L.NONE, at, w)
             return b""
         if k == 13:     # pulse sp=<id> [c=<colour>]
-            j = f.tok_index(b"sp", self.tracker.side.id_bytes)
+            j = f.tok_index(b"sp", self.tracker.side.ids)
             c = L.colour_arg(f, b"c", L.WHITE)
             if f.err:
                 return b""
@@ -522,7 +513,7 @@ class Controller:
             return b""
         col = c if c else L.NONE  # off = unpainted: the ground shows through
         if f.has(b"sp"):
-            j = f.tok_index(b"sp", self.tracker.side.id_bytes)
+            j = f.tok_index(b"sp", self.tracker.side.ids)
             if f.err:
                 return b""
             lv.paint_space(j, col)
@@ -531,7 +522,7 @@ class Controller:
             labels = lv.labels[lv.side_k]
             j = f.label_index(b"label", labels, 0)
             if j < 0:
-                f.tok_index(b"label", ())  # sets "unknown value"
+                f.tok_index(b"label", b"")  # sets "unknown value"
                 return b""
             while j >= 0:
                 lv.paint_space(j, col)

@@ -13,9 +13,9 @@ that has something for an LED wins):
     spaces    whole spaces painted by id or by label (ring.json, the current side)
     ground    one colour under everything (paint all=1)
 
-Every channel of every frame goes through power.scale() with the global brightness
-limited by the USB power cap (power.brightness_cap), so no scene can draw more current
-than ring.json's budget. Colours are ints 0xRRGGBB; the buffer is G R B per LED.
+Every channel of every frame goes through scale() with the global brightness limited
+by the USB power cap (ring.led_cap, from power.brightness_cap when ring.json is read), so
+no scene can draw more current than ring.json's budget. Colours are ints 0xRRGGBB; the buffer is G R B per LED.
 
 render(now, tracker, timer) redraws at most every FRAME_MS, and only when something
 changed or moves; it allocates nothing. The still layers (spaces, ground, painted LEDs)
@@ -25,7 +25,6 @@ they touch (a trail, a pulsing space, the player's arc, the timer's lit part).
 """
 from array import array
 
-from ringfw import power
 from ringfw import timer as T
 from ringfw.compat import const, tdiff
 from ringfw.geometry import FULL_TURN, wrap
@@ -45,8 +44,7 @@ RED = const(0xFF0000)
 WHITE = const(0xFFFFFF)
 NONE = const(-1)
 
-COLOUR_NAMES = (b"off", b"red", b"green", b"blue", b"white", b"yellow", b"orange",
-                b"purple", b"cyan", b"pink")
+COLOUR_NAMES = b"off red green blue white yellow orange purple cyan pink"   # a word list
 COLOUR_VALUES = (0x000000, 0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF, 0xFFC000, 0xFF6000,
                  0x9000FF, 0x00FFFF, 0xFF40A0)
 
@@ -66,6 +64,15 @@ def colour_arg(frame, key, default=NONE):
     if k < 0:
         return 0
     return COLOUR_VALUES[k]
+
+
+def scale(value, cap):
+    """One colour channel (0..255) at global brightness cap (0..255), rounded to nearest.
+
+    Exact at the ends: scale(v, 255) == v, scale(v, 0) == 0, scale(255, c) == c,
+    scale(0, c) == 0; never above value or cap. Small ints only: no allocation.
+    """
+    return (value * cap + 127) // 255
 
 
 def _dim(c, level):
@@ -90,9 +97,9 @@ class Leds:
         self.ring = ring
         self.pixels = pixels
         self.buf = bytearray(3 * n)
-        self.cap = power.brightness_cap(ring)
+        self.cap = ring.led_cap
         self.bright = 255
-        self.eff = power.scale(255, self.cap)   # the brightness every channel is scaled by
+        self.eff = scale(255, self.cap)   # the brightness every channel is scaled by
         # every channel value 0..255 at that brightness (and under the power cap), looked up
         # rather than computed three times per LED per frame
         self.lut = bytearray(256)
@@ -116,8 +123,8 @@ class Leds:
             if s.count > most:
                 most = s.count
         self.sp_col = array("i", [NONE] * most)
-        # labels as bytes for each side (paint label=...); allocated once here
-        self.labels = [s.label_bytes for s in ring.sides]
+        # each side's labels (a newline-separated word list: paint label=...)
+        self.labels = [s.labels for s in ring.sides]
         self.side = ring.sides[0]
         self.side_k = 0
         self.heat = bytearray(n)        # the trail
@@ -218,7 +225,7 @@ class Leds:
 
     def set_brightness(self, v):
         self.bright = v
-        self.eff = power.scale(v, self.cap)
+        self.eff = scale(v, self.cap)
         self._fill_lut()
         self.dirty = True
         self.base_dirty = True
@@ -227,7 +234,7 @@ class Leds:
         eff = self.eff
         lut = self.lut
         for v in range(256):
-            lut[v] = power.scale(v, eff)
+            lut[v] = scale(v, eff)
 
     def pulse(self, k, colour, now):
         self.pulse_sp = k
@@ -418,11 +425,6 @@ class Leds:
                     put(buf, lut, i, c)
 
     # ----- for the host and the tests -----
-    def rgb(self, i):
-        """(r, g, b) of LED i as last shown (after brightness and the power cap)."""
-        j = 3 * i
-        return self.buf[j + 1], self.buf[j], self.buf[j + 2]
-
 
 def _put(buf, lut, i, c):
     """LED i of buf = colour c, through the LUT (G R B order)."""

@@ -7,12 +7,13 @@ whatever it shows. Current scales linearly with the PWM duty, so at a global bri
 
     board_ma + count * idle_ma_per_led + count * 3 * ma_per_channel * b / 255   (mA)
 
-`brightness_cap` is the highest `b` for which that stays within `budget_ma`. The firmware
-passes every channel of every frame through `scale(value, cap)`, so no scene, whatever
-the host asks for, can draw more than the budget.
+`brightness_cap` is the highest `b` for which that stays within `budget_ma`. It is worked
+out once, when ring.json is read (ringfile: ring.led_cap); the firmware passes every
+channel of every frame through leds.scale(value, cap), so no scene, whatever the host
+asks for, can draw more than the budget. This module is boot-only on the board.
 
 Integer arithmetic only (the board has single-precision floats, CPython doubles; both
-must agree), and `scale` allocates nothing: it runs once per channel per frame.
+must agree).
 """
 from ringfw.compat import const
 from ringfw.geometry import RingError
@@ -26,9 +27,9 @@ _KEYS = (("count", 1), ("ma_per_channel", 0), ("idle_ma_per_led", 0),
 
 
 def _params(ring):
-    """ring.json dict (or a geometry.Ring) -> (count, ma_per_channel, idle, budget, board)."""
+    """ring.json dict -> (count, ma_per_channel, idle, budget, board)."""
     try:
-        leds = ring.led_block if hasattr(ring, "led_block") else ring["leds"]
+        leds = ring["leds"]
     except (KeyError, TypeError):
         raise RingError("ring.json is missing the 'leds' block")
     out = []
@@ -70,15 +71,6 @@ def brightness_cap(ring):
     if cap > FULL:
         return FULL
     return cap
-
-
-def scale(value, cap):
-    """One colour channel (0..255) at global brightness cap (0..255), rounded to nearest.
-
-    Exact at the ends: scale(v, 255) == v, scale(v, 0) == 0, scale(255, c) == c,
-    scale(0, c) == 0; never above value or cap. Small ints only: no allocation.
-    """
-    return (value * cap + 127) // FULL
 
 
 def worst_case_ua(ring, brightness):

@@ -1,4 +1,4 @@
-"""The frame codec of the serial link, shared by the firmware and the host.
+"""The frame codec of the serial link: the board's half.
 
 A frame is one readable line:
 
@@ -12,14 +12,21 @@ ASCII without space, ``=``, ``#`` or ``@``, so ``@`` only ever starts a frame: a
 that sees ``@`` in the middle of a line drops what came before (noise or half a frame)
 and starts over. See docs/protocol.md.
 
-Two ways to read frames:
+Only what runs on the board is here (every line of this module is bytecode in the board's
+heap). FrameReader + Frame read frames: bytes are pushed one at a time into a buffer
+allocated once; a complete line is checked and split in place (offsets into the buffer,
+integers parsed digit by digit), and commands read their arguments with Frame.int_arg /
+Frame.tok_index. Nothing allocates, so the firmware handles commands under
+micropython.heap_lock(). Errors are small integer codes (REASONS gives the token).
 
-- FrameReader + Frame (the board): bytes are pushed one at a time into a buffer
-  allocated once; a complete line is checked and split in place (offsets into the
-  buffer, integers parsed digit by digit), and commands read their arguments with
-  Frame.int_arg / Frame.tok_index. Nothing allocates, so the firmware handles commands
-  under micropython.heap_lock(). Errors are small integer codes (REASONS gives the token).
-- parse(line) (the host): a line -> (seq, kind, fields dict); raises WireError.
+Tables of tokens (commands, reasons, colour names, space ids) are word lists: one bytes
+object of words separated by a space (labels, which may hold spaces: by a newline),
+looked up with Frame.word_index and written with Encoder.word. On the board a bytes
+constant costs about 36 bytes of heap, so one list beats a tuple of them.
+
+The host's half, ringside.link.frames, builds on this one: parse(line) -> (seq, kind,
+fields dict) with the same checks (Frame.decode does the work) or WireError, encode()
+from a dict, StreamReader (a FrameReader with feed()) and LineReader.
 
 The encoder writes into one buffer allocated at start-up and computes the CRC with
 16-bit halves, so that sending a frame allocates nothing on the board (a 32-bit CRC
@@ -49,24 +56,27 @@ E_BAD_FIELD = const(8)
 E_BAD_VALUE = const(9)
 E_TWICE = const(10)
 E_MANY = const(11)
-REASONS = (b"ok", b"frame_too_long", b"not_a_frame", b"no_checksum", b"bad_checksum",
-           b"no_message_type", b"bad_sequence_number", b"bad_message_type", b"bad_field",
-           b"bad_value", b"field_twice", b"too_many_fields")
+REASONS = (b"ok frame_too_long not_a_frame no_checksum bad_checksum no_message_type "
+           b"bad_sequence_number bad_message_type bad_field bad_value field_twice "
+           b"too_many_fields")
 
 # Frame argument errors (Frame.err after int_arg / tok_index), reported as NACK reasons.
 A_MISSING = const(1)
 A_NOT_INT = const(2)
 A_RANGE = const(3)
 A_UNKNOWN = const(4)
-ARG_REASONS = (b"ok", b"missing_argument", b"not_a_number", b"out_of_range", b"unknown_value")
+ARG_REASONS = b"ok missing_argument not_a_number out_of_range unknown_value"
 
 
 def _tables():
-    hi_t = array("H", [0] * 256)
-    lo_t = array("H", [0] * 256)
-    for n in range(256):
+    # CRC-32 (reflected, polynomial 0xEDB88320) of each 4-bit value, in 16-bit halves:
+    # a nibble table is 64 bytes where a byte table is 1 KB of the board's heap, and a
+    # frame a second costs two lookups a byte instead of one
+    hi_t = array("H", [0] * 16)
+    lo_t = array("H", [0] * 16)
+    for n in range(16):
         hi, lo = 0, n
-        for _ in range(8):
+        for _ in range(4):
             odd = lo & 1
             lo = (lo >> 1) | ((hi & 1) << 15)
             hi >>= 1
@@ -88,9 +98,13 @@ def crc32_into(buf, start, end, out, pos):
     th = _CRC_HI
     tl = _CRC_LO
     for i in range(start, end):
-        k = (lo ^ buf[i]) & 0xFF
-        lo = ((lo >> 8) | ((hi & 0xFF) << 8)) ^ tl[k]
-        hi = (hi >> 8) ^ th[k]
+        lo ^= buf[i]
+        k = lo & 15
+        lo = ((lo >> 4) | ((hi & 15) << 12)) ^ tl[k]
+        hi = (hi >> 4) ^ th[k]
+        k = lo & 15
+        lo = ((lo >> 4) | ((hi & 15) << 12)) ^ tl[k]
+        hi = (hi >> 4) ^ th[k]
     hi ^= 0xFFFF
     lo ^= 0xFFFF
     h = _HEX
@@ -102,10 +116,6 @@ def crc32_into(buf, start, end, out, pos):
     out[pos + 5] = h[(lo >> 8) & 15]
     out[pos + 6] = h[(lo >> 4) & 15]
     out[pos + 7] = h[lo & 15]
-
-
-class WireError(ValueError):
-    """A line that is not a valid frame. The message says why."""
 
 
 def _tok_byte(ch):
@@ -179,6 +189,21 @@ class Encoder:
         for i in range(start, end):
             self._put(buf[i])
 
+    def word(self, key, words, k, sep=32):
+        """key=<word k of the word list words> (words separated by the byte sep)."""
+        self._put(32)
+        self._bytes(key)
+        self._put(61)
+        i = 0
+        n = len(words)
+        while k and i < n:
+            if words[i] == sep:
+                k -= 1
+            i += 1
+        while i < n and words[i] != sep:
+            self._put(words[i])
+            i += 1
+
     def end(self):
         """Close the frame; returns its length (0 if it overflowed and was dropped)."""
         if self.overflow:
@@ -191,146 +216,6 @@ class Encoder:
         buf[n + 10] = 10
         self.n = n + 11
         return self.n
-
-
-def _valid_token(t):
-    for ch in t:
-        if not _tok_byte(ch):
-            return False
-    return True
-
-
-def _is_int(v):
-    """bytes of the form -?[0-9]{1,9}."""
-    n = len(v)
-    i = 1 if n and v[0] == 45 else 0
-    if n - i < 1 or n - i > _MAX_DIGITS:
-        return False
-    while i < n:
-        if not 48 <= v[i] <= 57:
-            return False
-        i += 1
-    return True
-
-
-def check(line):
-    """A received line (bytes, without the newline) -> body bytes without the CRC part.
-
-    Raises WireError naming what is wrong. Used by both ends.
-    """
-    if len(line) > MAX_FRAME:
-        raise WireError("frame too long")
-    if not line or line[0] != 64:
-        raise WireError("not a frame")
-    h = line.rfind(b" #")
-    if h < 0 or len(line) - h != 10:
-        raise WireError("no checksum")
-    tmp = bytearray(8)
-    crc32_into(line, 0, h + 1, tmp, 0)
-    if bytes(tmp) != line[h + 2:]:
-        raise WireError("bad checksum")
-    return line[1:h]
-
-
-_MESSAGES = ("ok", "frame too long", "not a frame", "no checksum", "bad checksum",
-             "no message type", "bad sequence number", "bad message type", "bad field",
-             "bad value", "a field twice", "too many fields")
-
-
-def parse(line, raw=False):
-    """A received line (bytes, no newline) -> (seq, kind, fields). Raises WireError.
-
-    The same checks as the board's Frame.decode (it does the work). Values of the form
-    -?[0-9]+ (at most 9 digits) become ints, others str; with raw=True every value stays
-    a str (for fields that are names, such as space ids).
-    """
-    f = Frame()
-    err = f.decode(line, len(line))
-    if err:
-        raise WireError(_MESSAGES[err])
-    line = bytes(line)
-    fields = {}
-    for j in range(f.nf):
-        k = line[f.kst[j]:f.ken[j]].decode()
-        v = line[f.vst[j]:f.ven[j]]
-        fields[k] = v.decode() if raw else _value(v)
-    return f.seq, line[f.ks:f.ke].decode(), fields
-
-
-def _value(v):
-    if _is_int(v):
-        return int(v)
-    return v.decode()
-
-
-def encode(enc, kind, fields):
-    """Host-side convenience: build a frame from a dict with an Encoder; returns bytes."""
-    kb = kind.encode()
-    if not kb or not _valid_token(kb):
-        raise WireError("message type %r is not a token" % (kind,))
-    enc.begin(kb)
-    for k in fields:
-        v = fields[k]
-        kk = k.encode()
-        if not kk or not _valid_token(kk):
-            raise WireError("field name %r is not a token" % (k,))
-        if isinstance(v, bool):
-            v = int(v)
-        if isinstance(v, int):
-            if abs(v) >= 1000000000:
-                raise WireError("value for %s is too large: %d" % (k, v))
-            enc.int(kk, v)
-        else:
-            t = str(v).encode()
-            if not _valid_token(t):
-                raise WireError("value for %s is not a token: %r" % (k, v))
-            enc.tok(kk, t)
-    n = enc.end()
-    if n == 0:
-        raise WireError("frame too long")
-    return bytes(enc.buf[:n])
-
-
-class LineReader:
-    """Splits a byte stream into lines of at most MAX_FRAME bytes (host side).
-
-    Bytes of over-long lines are discarded up to the next newline and counted. feed()
-    takes bytes; next_line() returns complete lines one at a time, or None. A line may
-    be noise: parse() says so.
-    """
-
-    def __init__(self):
-        self.buf = bytearray(MAX_FRAME + 1)
-        self.n = 0
-        self.discarding = False
-        self.overlong = 0
-        self._lines = []
-
-    def feed(self, data, count=-1):
-        if count < 0:
-            count = len(data)
-        for i in range(count):
-            b = data[i]
-            if b == 10 or b == 13:
-                if self.discarding:
-                    self.discarding = False
-                elif self.n:
-                    self._lines.append(bytes(self.buf[:self.n]))
-                self.n = 0
-            elif self.discarding:
-                continue
-            elif self.n >= MAX_FRAME:
-                self.discarding = True
-                self.overlong += 1
-                self.n = 0
-            else:
-                self.buf[self.n] = b
-                self.n += 1
-
-    def next_line(self):
-        if self._lines:
-            return self._lines.pop(0)
-        return None
 
 
 class FrameReader:
@@ -377,17 +262,6 @@ class FrameReader:
         self.buf[n] = b
         self.n = n + 1
         return 0
-
-    def feed(self, data, count=-1):
-        """Host side: push many bytes; returns the complete frames (bytes) found."""
-        if count < 0:
-            count = len(data)
-        out = []
-        for i in range(count):
-            k = self.push(data[i])
-            if k:
-                out.append(bytes(self.buf[:k]))
-        return out
 
 
 class Frame:
@@ -512,14 +386,9 @@ class Frame:
     def kind_is(self, lit):
         return self._eq(self.ks, self.ke, lit)
 
-    def kind_in(self, table):
-        """Index of the message type in a tuple of bytes, or -1."""
-        k = 0
-        for lit in table:
-            if self._eq(self.ks, self.ke, lit):
-                return k
-            k += 1
-        return -1
+    def kind_in(self, words):
+        """Index of the message type in a word list (space-separated bytes), or -1."""
+        return self.word_index(self.ks, self.ke, words)
 
     def kind_starts(self, prefix):
         p = len(prefix)
@@ -579,10 +448,10 @@ class Frame:
             return lo
         return v
 
-    def tok_index(self, key, table, default=-2):
-        """Index of field key's value in a tuple of bytes; default if absent (-2: required).
+    def tok_index(self, key, words, default=-2):
+        """Index of field key's value in a word list; default if absent (-2: required).
 
-        A value not in the table sets err = A_UNKNOWN and returns -1.
+        A value not in the list sets err = A_UNKNOWN and returns -1.
         """
         j = self.find(key)
         if j < 0:
@@ -590,38 +459,47 @@ class Frame:
                 self._fail(A_MISSING, key)
                 return -1
             return default
-        s = self.vst[j]
-        e = self.ven[j]
-        k = 0
-        for lit in table:
-            if self._eq(s, e, lit):
-                return k
-            k += 1
-        self._fail(A_UNKNOWN, key)
-        return -1
+        k = self.word_index(self.vst[j], self.ven[j], words)
+        if k < 0:
+            self._fail(A_UNKNOWN, key)
+        return k
 
     def label_index(self, key, labels, start):
-        """Like tok_index for labels that may hold spaces, written '_' on the wire.
-
-        Searches labels[start:] (so repeated labels can all be found); -1 if none."""
+        """Index of field key's value in a newline-separated list of labels, which may
+        hold spaces (written '_' on the wire), from label start on (so repeated labels can
+        all be found); -1 if none or if the field is absent."""
         j = self.find(key)
         if j < 0:
             return -1
-        s = self.vst[j]
-        e = self.ven[j]
+        return self.word_index(self.vst[j], self.ven[j], labels, 10, start)
+
+    def word_index(self, s, e, words, sep=32, start=0):
+        """Index of buf[s:e] among the words of a word list (bytes, words separated by the
+        byte sep), counting from word start; -1 if none. A '_' in buf matches a space in
+        a word (labels may hold spaces; tokens cannot)."""
         buf = self.buf
-        for k in range(start, len(labels)):
-            lab = labels[k]
-            if len(lab) != e - s:
-                continue
-            i = s
-            for ch in lab:
-                b = buf[i]
-                if b != ch and not (b == 95 and ch == 32):
-                    break
-                i += 1
-            if i == e:
-                return k
+        n = len(words)
+        want = e - s
+        k = 0
+        i = 0
+        while i < n:
+            j = i
+            while j < n and words[j] != sep:
+                j += 1
+            if k >= start and j - i == want:
+                a = s
+                b = i
+                while b < j:
+                    c = buf[a]
+                    w = words[b]
+                    if c != w and not (c == 95 and w == 32):
+                        break
+                    a += 1
+                    b += 1
+                if b == j:
+                    return k
+            k += 1
+            i = j + 1
         return -1
 
     def hex_arg(self, key, default=-1):
@@ -646,10 +524,3 @@ class Frame:
                 return -1
             v = (v << 4) | d
         return v
-
-    def value_span(self, key):
-        """(start, end) of field key's value in buf, or (-1, -1). Allocates a tuple: host use."""
-        j = self.find(key)
-        if j < 0:
-            return -1, -1
-        return self.vst[j], self.ven[j]

@@ -5,7 +5,7 @@ from __future__ import annotations
 def user_message(e: BaseException) -> str | None:
     """A one-line message for an expected error, or None for a bug (which should surface)."""
     from ringfw.geometry import RingError
-    from ringfw.wire import WireError
+    from ringside.link.frames import WireError
     from ringside.calibration import CalibrationError
     from ringside.games import GameError
     expected = (RingError, WireError, CalibrationError, GameError, OSError, ValueError)

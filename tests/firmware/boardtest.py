@@ -1,5 +1,6 @@
 """Helpers shared by the tests that drive a simulated board's LEDs and timer."""
-from ringfw.wire import Encoder, encode
+from ringfw.wire import Encoder
+from ringside.link.frames import encode
 
 
 def cmd(b, kind, **fields):

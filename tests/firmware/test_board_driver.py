@@ -552,7 +552,8 @@ except Exception as e:
 """
 
 
-_VM_MODULES = ("__init__", "compat", "hal", "geometry", "busio_shim", "board_rp2040")
+_VM_MODULES = ("__init__", "compat", "hal", "geometry", "ringfile", "power", "wire", "busio_shim",
+               "board_rp2040", "board_setup")
 
 
 @pytest.fixture(scope="module")

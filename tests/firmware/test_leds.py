@@ -6,8 +6,10 @@ import json
 
 import pytest
 
+from ringfw import leds as L
 from ringfw import power
-from ringfw.wire import Encoder, encode
+from ringfw.wire import Encoder
+from ringside.link.frames import encode
 from ringside.sim import vm
 from ringside.sim.board import SimBoard
 from boardtest import capture, cmd, rgb
@@ -205,7 +207,7 @@ def test_brightness_scales_and_the_power_cap_bounds_every_frame():
     assert max(full) == cap  # full white at brightness 255 is exactly the cap
     _cmd(b, "bright", v=128)
     b.advance(200)
-    assert max(b.pixels.frame) == power.scale(255, power.scale(128, cap))
+    assert max(b.pixels.frame) == L.scale(255, L.scale(128, cap))
     _cmd(b, "bright", v=255)
     b.run_flick(700)
     b.advance(9000)

@@ -15,7 +15,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ringfw.geometry import RingError
-from ringfw.power import brightness_cap, power_report, scale, worst_case_ua
+from ringfw.leds import scale
+from ringfw.power import brightness_cap, power_report, worst_case_ua
 
 ROOT = Path(__file__).resolve().parents[2]
 RING = json.loads((ROOT / "hardware" / "ring.json").read_text())
@@ -144,10 +145,14 @@ def test_bad_leds_block_is_refused_with_a_reason(leds, words):
         brightness_cap({"track": {}})
 
 
-def test_accepts_a_geometry_ring_as_well_as_the_dict():
+def test_the_loaded_ring_carries_the_cap():
     from ringfw.geometry import loads
     ring = loads((ROOT / "hardware" / "ring.json").read_bytes())
-    assert brightness_cap(ring) == brightness_cap(RING)
+    assert ring.led_cap == brightness_cap(RING)
+    d = json.loads((ROOT / "hardware" / "ring.json").read_text())
+    del d["leds"]["budget_ma"]       # a ring whose cap cannot be worked out is refused
+    with pytest.raises(RingError, match="budget_ma"):
+        loads(json.dumps(d).encode())
 
 
 def test_compiles_for_the_rp2040():
@@ -166,7 +171,8 @@ def test_same_cap_in_micropython_and_scale_allocates_nothing():
         "import sys, json",
         "sys.path.insert(0, '/input')",
         "import micropython",
-        "from ringfw.power import brightness_cap, scale, power_report",
+        "from ringfw.power import brightness_cap, power_report",
+        "from ringfw.leds import scale",
         "ring = json.loads(%r)" % json.dumps(RING),
         "cap = brightness_cap(ring)",
         "rep = power_report(ring)",

@@ -12,8 +12,9 @@ from types import SimpleNamespace
 
 import pytest
 
-from ringfw.wire import Encoder, FrameReader, WireError, encode, parse
+from ringfw.wire import Encoder
 from ringside.link import PICO_VID, Link, LinkError, find_picos, open_port
+from ringside.link.frames import StreamReader, WireError, encode, parse
 from ringside.sim.serve import SimServer
 
 BANNER = (b"MicroPython v1.22.2 on 2024-02-22; Raspberry Pi Pico with RP2040\r\n"
@@ -51,7 +52,7 @@ class FakeBoard:
                   side="darts")
 
     def _run(self):
-        rd = FrameReader()
+        rd = StreamReader()
         next_hb = time.monotonic()
         import select
         while not self._stop.is_set():

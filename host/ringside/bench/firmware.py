@@ -147,17 +147,16 @@ def live():
     return gc.mem_alloc() - base
 from ringfw import geometry
 ring = geometry.load('/input/ring.json')
+from ringfw import board_rp2040 as board
+board.drop_modules(board.BOOT_ONLY)    # main.py: ring.json's reader dropped
 a = live()
-from ringfw import board_rp2040
+from ringfw import board_setup
 from ringfw import busio_shim
 import adafruit_vl53l0x                # what RangeSensors loads to bring the sensors up
 b = live()
 peak_init = micropython.mem_peak() - peak0
-for name in ('adafruit_vl53l0x', 'adafruit_bus_device.i2c_device', 'adafruit_bus_device',
-             'ringfw.busio_shim', 'busio'):
-    if name in sys.modules:
-        del sys.modules[name]          # RangeSensors.drop_init_code
-busio_shim = adafruit_vl53l0x = None
+busio_shim = adafruit_vl53l0x = board_setup = None
+board.drop_modules(board._INIT_ONLY)   # RangeSensors.drop_init_code
 c = live()
 from ringfw.controller import Controller
 d = live()

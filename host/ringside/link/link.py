@@ -22,11 +22,12 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ringfw.geometry import digest_of
-from ringfw.wire import PROTOCOL, Encoder, FrameReader, WireError, encode, parse
+from ringfw.ringfile import digest_of
+from ringfw.wire import PROTOCOL, Encoder
 
 from ringside.link import messages
 from ringside.link.errors import LinkError
+from ringside.link.frames import StreamReader, WireError, encode, parse
 from ringside.link.ports import PortInfo, available, find_picos, open_port, usb_serial_of
 from ringside.link.scene import Scene
 
@@ -123,7 +124,7 @@ class Link:
                       "reconnects": 0, "resets": 0, "garbled": 0}
         self._usb_serial: str | None = None
         self._ser = None
-        self._reader = FrameReader()
+        self._reader = StreamReader()
         self._enc = Encoder()
         self._wlock = threading.Lock()
         self._state = threading.Condition()
@@ -460,7 +461,7 @@ class Link:
             if self._closing:
                 ser.close()
                 raise LinkError("the link was closed")
-            self._reader = FrameReader()
+            self._reader = StreamReader()
             self._next_seq = None
             self._expect_hello = 0
             self._handshaking = True

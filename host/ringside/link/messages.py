@@ -43,7 +43,7 @@ FAULT_TEXT = {"silent": "stopped answering", "hardware": "reports a hardware fai
 
 
 def typed(fields: dict) -> dict:
-    """Raw str values from wire.parse(raw=True) -> ints where the protocol means numbers."""
+    """Raw str values from frames.parse(raw=True) -> ints where the protocol means numbers."""
     out = {}
     for k, v in fields.items():
         if k not in TOKEN_FIELDS and _INT.match(v):

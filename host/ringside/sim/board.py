@@ -13,11 +13,12 @@ import random
 from array import array
 from pathlib import Path
 
-from ringfw import geometry
+from ringfw import geometry, ringfile
 from ringfw.compat import TICKS_MASK
 from ringfw.controller import Controller
-from ringfw.wire import Encoder, LineReader, WireError, encode, parse
+from ringfw.wire import Encoder
 
+from ringside.link.frames import LineReader, WireError, encode, parse
 from ringside.sim.physics import Marble, PhysicsParams
 from ringside.sim.sensors import SensorArray, SensorParams
 
@@ -107,7 +108,7 @@ class _Storage:
 
     def save_calibration(self, sensors, which):
         d = json.loads(json.dumps(self.b.saved_ring or self.b.ring_dict))
-        geometry.apply_calibration(d, sensors, which)
+        ringfile.apply_calibration(d, sensors, which)
         self.b.saved_ring = d
 
 

@@ -36,8 +36,7 @@ import tty
 import zlib
 from pathlib import Path
 
-from ringfw.wire import WireError, parse
-
+from ringside.link.frames import WireError, encode, parse
 from ringside.sim.board import SimBoard
 
 WRITE_TIMEOUT_S = 0.5     # like the rp2 USB CDC: output waits this long for a reader, then drops
@@ -369,8 +368,12 @@ class SimServer:
             leds = b.controller.leds
             if not isinstance(i, int) or not 0 <= i < leds.n:
                 return "no_such_led"
-            r, g, bb = leds.rgb(i)
-            b.controller.emit("led", {"i": i, "r": r, "g": g, "b": bb})
+            j = 3 * i                     # the LED buffer is G R B, as shown
+            r, g, bb = leds.buf[j + 1], leds.buf[j], leds.buf[j + 2]
+            ctl = b.controller
+            data = encode(ctl.enc, "led", {"i": i, "r": r, "g": g, "b": bb})
+            ctl.serial.write(data, len(data))
+            ctl.frames_out += 1
             return None
         if kind == "sim_reset":
             ms = f.get("ms", self.boot_ms)

@@ -1,0 +1,169 @@
+"""Setting the board's parts up: boot-only code for board_rp2040.
+
+The constructors of board_rp2040's classes run this; RangeSensors.drop_init_code unloads
+it with the Adafruit driver and the busio shim once everything is built (on the RP2040 a
+loaded module's bytecode lives in the heap, and the loop has better use for it).
+
+The sensors: all are held in reset (XSHUT low), then woken one at a time, moved off the
+shared default address 0x29 to their own, and started by the genuine Adafruit driver
+through ringfw.busio_shim. A sensor that fails is put back into reset, so the next can
+come up.
+"""
+import sys
+from array import array
+
+from ringfw.compat import const
+
+DEFAULT_ADDRESS = const(0x29)
+_XSHUT_LOW_MS = const(10)       # all sensors held in reset this long
+_BOOT_MS = const(3)             # VL53L0X boot after XSHUT rises (datasheet tBOOT <= 1.2 ms)
+_MIN_BUDGET_MS = const(20)      # the driver refuses budgets below 20 ms
+_MAX_BUDGET_MS = const(1000)
+_STALL_BUDGETS = const(8)       # no result for this many budgets = the sensor stopped answering
+_BURST = const(13)              # 0x13 interrupt status, 0x14 range status .. 0x1E-0x1F range
+
+
+def range_sensors(rs, ring, i2c, io_timeout_s, log, sleep_ms):
+    """RangeSensors.__init__: check the timing, open the bus, bring every sensor up."""
+    budget = ring.budget_ms
+    if not _MIN_BUDGET_MS <= budget <= _MAX_BUDGET_MS:
+        raise ValueError("ring.json sensor_timing.budget_ms must be %d..%d, not %d"
+                         % (_MIN_BUDGET_MS, _MAX_BUDGET_MS, budget))
+    rs.budget_ms = budget
+    rs._stall_ms = budget * _STALL_BUDGETS
+    if i2c is None:
+        import machine
+        bus, sda, scl = ring.i2c_pins
+        i2c = machine.I2C(bus, scl=machine.Pin(scl), sda=machine.Pin(sda), freq=ring.i2c_hz)
+    rs._i2c = i2c
+    sensors = ring.sensors
+    n = len(sensors)
+    rs.count = n
+    rs.ok = bytearray(n)
+    rs.errors = [""] * n
+    rs.addresses = bytearray(n)
+    rs._due = array("i", [0] * n)
+    rs._last = array("i", [0] * n)    # time of the last result (or stall report)
+    rs._buf = bytearray(_BURST)
+    rs._clear = bytearray(1)
+    rs._clear[0] = 0x01
+    rs._started = False
+    rs.drivers = [None] * n
+    rs._log = log
+    bring_up(rs, sensors, io_timeout_s, sleep_ms)
+
+
+def sensor_poller(sp, sensors, ticks, sleep_ms):
+    """SensorPoller.__init__: core 1's arrays and the hand-over slots."""
+    sp.sensors = sensors
+    n = sensors.count
+    sp.count = n
+    sp.ok = sensors.ok
+    sp.errors = sensors.errors
+    sp._ticks = ticks
+    sp._sleep = sleep_ms
+    sp._r = array("i", [0] * n)      # core 1's own
+    sp._st = bytearray(n)
+    sp._fr = bytearray(n)
+    sp._hr = array("i", [0] * n)     # the hand-over slots
+    sp._hst = bytearray(n)
+    sp._flag = bytearray(n)
+    sp._pending = 0                  # flagged slots (read unlocked: a hint only)
+    sp._lock = None
+    sp.running = False
+    sp.stop = False
+    sp.rounds = 0
+    sp.replaced = 0
+    sp.died = ""
+
+
+def pixels(px, ring, pin, count):
+    """Pixels.__init__: MicroPython's neopixel on the ring's LED pin."""
+    import machine
+    import neopixel
+    if ring is not None:
+        pin = ring.led_pin
+        count = ring.led_count
+    px.count = count
+    px._np = neopixel.NeoPixel(machine.Pin(pin), count)
+
+
+def serial(ser, stream_in, stream_out, poll_target):
+    """Serial.__init__: the USB console's streams and an allocation-free poll of input."""
+    import select
+    if stream_in is None:
+        stream_in = sys.stdin.buffer
+        poll_target = sys.stdin
+    if stream_out is None:
+        stream_out = sys.stdout.buffer
+    if poll_target is None:
+        poll_target = stream_in
+    ser._in = stream_in
+    ser._out = stream_out
+    ser._one = bytearray(1)
+    ser._pollin = select.POLLIN
+    p = select.poll()
+    p.register(poll_target, select.POLLIN)
+    ser._poll = p
+    ser._ipoll = getattr(p, "ipoll", None)
+    ser._prefix_write = sys.implementation.name == "micropython"
+
+
+def bring_up(rs, sensors, io_timeout_s, sleep_ms):
+    """Initialise every sensor of `sensors` (geometry.Sensor) for RangeSensors rs: fills
+    rs.addresses, rs.ok, rs.errors and rs.drivers, and logs each result with rs._log."""
+    import machine
+    from ringfw import busio_shim
+    import adafruit_vl53l0x
+    busio_shim.patch_driver_time(adafruit_vl53l0x)
+    bus = busio_shim.I2C(rs._i2c)
+    seen = {}
+    pins = [None] * rs.count
+    for s in sensors:  # every sensor with an XSHUT line into reset first
+        if s.xshut_pin >= 0:
+            pins[s.index] = machine.Pin(s.xshut_pin, machine.Pin.OUT, value=0)
+    sleep_ms(_XSHUT_LOW_MS)
+    # A sensor without an XSHUT line is always on, so it must move off 0x29 while all
+    # the others are still in reset: it goes first. Only one such sensor can work.
+    order = [s for s in sensors if s.xshut_pin < 0] + [s for s in sensors if s.xshut_pin >= 0]
+    always_on = 0
+    for s in order:
+        i = s.index
+        addr = s.address
+        rs.addresses[i] = addr
+        why = ""
+        if addr in seen:
+            why = "address 0x%02x already taken by sensor %d" % (addr, seen[addr])
+        elif not 0x08 <= addr <= 0x77 or addr == DEFAULT_ADDRESS:
+            why = "address 0x%02x is not a usable 7-bit address (not 0x29)" % addr
+        elif s.xshut_pin < 0:
+            always_on += 1
+            if always_on > 1:
+                why = "no xshut_pin, and another sensor without one came first"
+        if not why:
+            seen[addr] = i
+            why = _one(rs, bus, adafruit_vl53l0x, s, pins[i], io_timeout_s, sleep_ms)
+        if why:
+            rs.errors[i] = why
+            rs._log("sensor %d: FAILED: %s" % (i, why))
+        else:
+            rs.ok[i] = 1
+            rs._log("sensor %d: ok at 0x%02x" % (i, addr))
+
+
+def _one(rs, bus, driver_mod, s, pin, io_timeout_s, sleep_ms):
+    """Bring one sensor up at its address; returns "" or why it failed."""
+    if pin is not None:
+        pin.value(1)
+        sleep_ms(_BOOT_MS)
+    try:
+        dev = driver_mod.VL53L0X(bus, DEFAULT_ADDRESS, io_timeout_s)
+        dev.set_address(s.address)
+        dev.measurement_timing_budget = rs.budget_ms * 1000
+        dev.start_continuous()
+    except Exception as e:  # OSError, RuntimeError (timeout, IDs), ValueError (no ACK)
+        if pin is not None:
+            pin.value(0)  # back into reset, off 0x29, so the next sensor can come up
+        return "%s: %s" % (type(e).__name__, e)
+    rs.drivers[s.index] = dev
+    return ""

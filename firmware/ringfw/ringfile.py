@@ -1,0 +1,261 @@
+"""Reading ring.json into a geometry.Ring: boot-only code.
+
+Every value is checked here, and a RingError says what is wrong. The board needs this
+once, at start-up: main.py drops the module when the ring is built (on the RP2040 a
+loaded module's bytecode lives in the heap, and the loop has better use for it).
+Everything is integer, so the board (single-precision floats) and CPython (doubles)
+build identical tables.
+"""
+import binascii
+from array import array
+
+from ringfw import power
+from ringfw.compat import json
+from ringfw.geometry import FULL_TURN, Ring, RingError, Sensor, Side, wrap
+from ringfw.wire import _tok_byte
+
+# sin(k degrees) * 16384 for k = 0..90. A table, not math.sin, so every port agrees.
+_SIN_Q14 = (0, 286, 572, 857, 1143, 1428, 1713, 1997, 2280, 2563, 2845, 3126, 3406, 3686,
+            3964, 4240, 4516, 4790, 5063, 5334, 5604, 5872, 6138, 6402, 6664, 6924, 7182,
+            7438, 7692, 7943, 8192, 8438, 8682, 8923, 9162, 9397, 9630, 9860, 10087, 10311,
+            10531, 10749, 10963, 11174, 11381, 11585, 11786, 11982, 12176, 12365, 12551,
+            12733, 12911, 13085, 13255, 13421, 13583, 13741, 13894, 14044, 14189, 14330,
+            14466, 14598, 14726, 14849, 14968, 15082, 15191, 15296, 15396, 15491, 15582,
+            15668, 15749, 15826, 15897, 15964, 16026, 16083, 16135, 16182, 16225, 16262,
+            16294, 16322, 16344, 16362, 16374, 16382, 16384)
+
+
+def sin_q14(cd):
+    """sin of an angle in 0..9000 centidegrees, times 16384."""
+    k = cd // 100
+    if k >= 90:
+        return 16384
+    lo = _SIN_Q14[k]
+    return lo + (_SIN_Q14[k + 1] - lo) * (cd - k * 100) // 100
+
+
+def asin_cd(x_q14):
+    """Inverse of sin_q14: x*16384 in 0..16384 -> centidegrees 0..9000."""
+    if x_q14 <= 0:
+        return 0
+    if x_q14 >= 16384:
+        return 9000
+    lo, hi = 0, 90
+    while hi - lo > 1:  # binary search the degree bracket
+        mid = (lo + hi) >> 1
+        if _SIN_Q14[mid] <= x_q14:
+            lo = mid
+        else:
+            hi = mid
+    s0 = _SIN_Q14[lo]
+    return lo * 100 + (x_q14 - s0) * 100 // (_SIN_Q14[lo + 1] - s0)
+
+
+def _cd(deg):
+    """Degrees from JSON (int or float) -> int centidegrees, rounded half away from zero."""
+    v = deg * 100
+    return int(v + 0.5) if v >= 0 else -int(-v + 0.5)
+
+
+def _sensor(index, d):
+    s = Sensor()
+    s.index = index
+    s.angle = wrap(_cd(d["angle_deg"]))
+    aim = d.get("aim", "ccw")
+    if aim not in ("ccw", "cw"):
+        raise RingError("sensor %d: aim must be 'ccw' or 'cw', not %r" % (index, aim))
+    s.dir = 1 if aim == "ccw" else -1
+    view = d["view_deg"]
+    s.view_min = _cd(view[0])
+    s.view_max = _cd(view[1])
+    if not 0 < s.view_min < s.view_max < 9000:
+        raise RingError("sensor %d: view_deg must be 0 < near < far < 90" % index)
+    s.address = d.get("i2c_address", 0x29)
+    s.xshut_pin = d.get("xshut_pin", -1)
+    cal = d.get("calibration", {})
+    # corrected_mm = (raw_mm - offset_mm) * scale, kept as 1/16 mm and Q12.
+    s.off16 = _cd(cal.get("offset_mm", 0) * 0.16)
+    s.scale_q12 = _cd(cal.get("scale", 1.0) * 40.96)
+    if not 2048 <= s.scale_q12 <= 8192:
+        raise RingError("sensor %d: calibration scale must be within 0.5..2.0" % index)
+    return s
+
+
+def _is_token(t):
+    for ch in t.encode():
+        if not _tok_byte(ch):
+            return False
+    return True
+
+
+def _side(name, d):
+    side = Side()
+    side.name = name
+    spaces = d["spaces"]
+    n = len(spaces)
+    if n < 2:
+        raise RingError("side %s: needs at least 2 spaces" % name)
+    side.count = n
+    ids = []
+    labels = []
+    start = array("i", [0] * n)
+    end = array("i", [0] * n)
+    total = 0
+    for k in range(n):
+        sp = spaces[k]
+        sid = str(sp.get("id", sp["label"]))
+        if not _is_token(sid):
+            raise RingError("side %s: space id %r must be printable, without spaces, '=', '#' "
+                            "or '@' (it is sent as a token)" % (name, sid))
+        if sid in ids:
+            raise RingError("side %s: space id %r appears twice" % (name, sid))
+        ids.append(sid)
+        lab = str(sp["label"])
+        if not lab or not _is_token(lab.replace(" ", "_")):
+            raise RingError("side %s: label %r must be printable, without '=', '#' or '@'"
+                            % (name, lab))
+        labels.append(lab)
+        a = wrap(_cd(sp["from_deg"]))
+        b = wrap(_cd(sp["to_deg"]))
+        start[k] = a
+        end[k] = b
+        total += wrap(b - a)
+    for k in range(n):
+        if end[k] != start[(k + 1) % n]:
+            raise RingError("side %s: space %s must end where %s begins"
+                            % (name, ids[k], ids[(k + 1) % n]))
+    if total != FULL_TURN:
+        raise RingError("side %s: spaces must cover the ring exactly once" % name)
+    side.start = start
+    side.end = end
+    side.ids = " ".join(ids).encode()           # word lists (see wire)
+    side.labels = "\n".join(labels).encode()
+    first = str(d.get("start", ids[0]))
+    if first not in ids:
+        raise RingError("side %s: start space %r is not one of its spaces" % (name, first))
+    side.start_k = ids.index(first)
+    return side
+
+
+def ring_from(d, digest=0):
+    """A parsed ring.json dict -> Ring (raises RingError with a reason). The dict is not
+    kept: calibration is written back by reading the file again (apply_calibration)."""
+    r = Ring()
+    r.digest = digest  # crc32 of the ring.json bytes; the hello carries it
+    r.digest_hex = ("%08x" % digest).encode()
+    try:
+        t = d["track"]
+        r.radius = int(t["radius_mm"])
+        r.marble_r = int(t["marble_diameter_mm"]) // 2
+        r.sensors = [_sensor(i, s) for i, s in enumerate(d["sensors"])]
+        leds = d["leds"]
+        r.led_cap = power.brightness_cap(d)
+        r.led_count = int(leds["count"])
+        r.led0 = wrap(_cd(leds.get("led0_deg", 0)))
+        r.led_dir = 1 if leds.get("direction", "ccw") == "ccw" else -1
+        r.led_pin = int(leds.get("pin", 22))
+        det = d.get("detection", {})
+        # a landing is ambiguous within sigmas * its standard error + margin of a boundary
+        r.margin = _cd(det.get("ambiguity_margin_deg", 0.1))
+        r.sigmas_x10 = int(det.get("ambiguity_sigmas", 2.5) * 10 + 0.5)
+        r.reading_sigma = _cd(det.get("reading_sigma_deg", 0.45))
+        r.still_ms = int(det.get("still_ms", 300))
+        r.still_ms_tilted = int(det.get("still_ms_tilted", 2000))
+        timing = d.get("sensor_timing", {})
+        r.budget_ms = int(timing.get("budget_ms", 33))
+        r.i2c_hz = int(timing.get("i2c_hz", 400000))
+        pins = d.get("pins", {})
+        r.i2c_pins = (int(pins.get("i2c_id", 0)), int(pins.get("sda", 0)), int(pins.get("scl", 1)))
+        # sorted: MicroPython's json does not keep key order, and both ends must agree
+        r.side_names = sorted(d["sides"].keys())
+        for nm in r.side_names:
+            if not _is_token(nm):
+                raise RingError("side name %r must be printable, without spaces, '=', '#' "
+                                "or '@' (it is sent as a token)" % nm)
+        r.sides = [_side(n, d["sides"][n]) for n in r.side_names]
+    except KeyError as e:
+        raise RingError("ring.json is missing %s" % e)
+    except (TypeError, IndexError, ValueError) as e:
+        if isinstance(e, RingError):
+            raise
+        raise RingError("ring.json has a value of the wrong type")
+    if not r.sensors:
+        raise RingError("ring.json lists no sensors")
+    if r.radius <= 0 or r.led_count <= 0:
+        raise RingError("ring.json: radius and LED count must be positive")
+    _range_table(r)
+    return r
+
+
+def _range_table(r):
+    # offset_table[mm] = angular offset (cd) along the track of a marble whose near
+    # surface is mm from the sensor: chord to its centre = 2 R sin(offset / 2).
+    far = 0
+    for s in r.sensors:
+        if s.view_max > far:
+            far = s.view_max
+    rmax = (2 * r.radius * sin_q14(far // 2 + 300)) // 16384 - r.marble_r + 2
+    r.range_max = rmax
+    tab = array("H", [0] * (rmax + 2))      # offsets stay below 18000 cd
+    two_r = 2 * r.radius
+    for mm in range(rmax + 2):
+        tab[mm] = 2 * asin_cd(((mm + r.marble_r) * 16384) // two_r)
+    r.offset_table = tab
+
+
+def digest_of(data):
+    return binascii.crc32(data) & 0xFFFFFFFF
+
+
+def apply_calibration(d, sensors, which):
+    """Write the calibration of sensors[i] for every i with which[i] set into a parsed
+    ring.json dict d (what calsave stores). Allocates: only on a host command."""
+    for i in range(len(sensors)):
+        if which[i]:
+            s = sensors[i]
+            cal = d["sensors"][i].setdefault("calibration", {})
+            cal["offset_mm"] = s.off16 / 16
+            cal["scale"] = s.scale_q12 / 4096
+
+
+def save_calibration(path, sensors, which):
+    """Rewrite the ring.json at path with the calibration of sensors[i] for each i with
+    which[i] set; a temporary file, then a rename, so a power cut leaves the old file."""
+    import os
+    with open(path) as f:
+        d = json.load(f)
+    apply_calibration(d, sensors, which)
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        json.dump(d, f)
+    os.rename(tmp, path)
+
+
+def loads(data):
+    """ring.json bytes -> Ring (raises RingError with a reason)."""
+    try:
+        d = json.loads(data)
+    except ValueError:
+        raise RingError("ring.json is not valid JSON")
+    return ring_from(d, digest_of(data))
+
+
+def load(path="ring.json"):
+    """Read ring.json from a file without holding its text in memory: the CRC is taken
+    in 256-byte chunks, then the JSON is parsed from the stream."""
+    buf = bytearray(256)
+    mv = memoryview(buf)
+    crc = 0
+    with open(path, "rb") as f:
+        while True:
+            n = f.readinto(buf)
+            if not n:
+                break
+            crc = binascii.crc32(mv[:n], crc)
+        f.seek(0)
+        try:
+            d = json.load(f)
+        except ValueError:
+            raise RingError("ring.json is not valid JSON")
+    buf = mv = None
+    return ring_from(d, crc & 0xFFFFFFFF)
