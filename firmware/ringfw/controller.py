@@ -54,7 +54,7 @@ class Controller:
         self.statuses = bytearray(n)
         self.fresh = bytearray(n)
         self.ev = array("i", [0] * 6)
-        self.rx = bytearray(64)    # read up to 64 bytes a step (8 kB/s at an 8 ms loop)
+        self.rx = bytearray(256)   # read up to 256 bytes a step (32 kB/s at an 8 ms loop)
         self.reader = FrameReader()
         self.frame = Frame()
         self.enc = Encoder()
