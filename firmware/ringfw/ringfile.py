@@ -161,6 +161,9 @@ def ring_from(d, digest=0):
         r.reading_sigma = _cd(det.get("reading_sigma_deg", 0.45))
         r.still_ms = int(det.get("still_ms", 300))
         r.still_ms_tilted = int(det.get("still_ms_tilted", 2000))
+        if not 0 < r.still_ms <= r.still_ms_tilted <= 30000:
+            raise RingError("ring.json detection: still_ms and still_ms_tilted must be "
+                            "1..30000 ms, still_ms the shorter")
         timing = d.get("sensor_timing", {})
         r.budget_ms = int(timing.get("budget_ms", 33))
         r.i2c_hz = int(timing.get("i2c_hz", 400000))

@@ -97,7 +97,9 @@ class Tracker:
         self.nonsense = array("i", [0] * n)       # count of readings contradicting the track
         self.cover = bytearray(360)               # healthy sensors covering each degree
         self.blind = 0
-        self.wt = array("i", [0] * _WIN)          # still window: reading times
+        # still window: reading times, the low 16 bits (ages stay far below 65 s: the
+        # window restarts with every track, whose readings are at most _BLIND_MS apart)
+        self.wt = array("H", [0] * _WIN)
         self.wx = array("i", [0] * _WIN)          # ... and unwrapped angles
         self.wi = 0
         self.wn = 0
@@ -500,7 +502,7 @@ class Tracker:
             self.tp_t = now
             self._event(EV_MOVING, wrap(self.start), self.dir, 0, 0, 0, 0)
         k = self.wi               # self._push(now, x), written out
-        self.wt[k] = now
+        self.wt[k] = now & 0xFFFF
         self.wx[k] = x
         self.wi = (k + 1) & _WMASK
         if self.wn < _WIN:
@@ -549,7 +551,7 @@ class Tracker:
     # ----- still window -----
     def _push(self, now, x):
         k = self.wi
-        self.wt[k] = now
+        self.wt[k] = now & 0xFFFF
         self.wx[k] = x
         self.wi = (k + 1) & _WMASK
         if self.wn < _WIN:
@@ -580,13 +582,13 @@ class Tracker:
         oldest = now
         while cnt < n:
             t = wt[k]
-            if ((now - t + _TH) & _TM) - _TH > w:
+            if (now - t) & 0xFFFF > w:
                 break
             s += wx[k]
             cnt += 1
             oldest = t
             k = (k - 1) & _WMASK
-        if cnt == n or tdiff(now, oldest) < w - 60 or cnt < 6:
+        if cnt == n or (now - oldest) & 0xFFFF < w - 60 or cnt < 6:
             return  # window not yet full of readings
         m = s // cnt
         # two passes: drop readings far from the mean (stray readings), re-centre
@@ -612,7 +614,7 @@ class Tracker:
         for _j in range(cnt):
             d = wx[k] - m
             if -_STILL_T < d < _STILL_T:
-                age = ((now - wt[k] + _TH) & _TM) - _TH
+                age = (now - wt[k]) & 0xFFFF
                 if age < third:
                     s3 += d
                     c3 += 1
@@ -646,7 +648,7 @@ class Tracker:
         sq = 0
         n = 0
         for _j in range(self.wn):
-            if ((now - wt[k] + _TH) & _TM) - _TH >= span:
+            if (now - wt[k]) & 0xFFFF >= span:
                 break
             d = wx[k] - m
             if -_STILL_T < d < _STILL_T:
