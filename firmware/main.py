@@ -76,6 +76,10 @@ def fault(message, path="ring.json", rounds=-1, pixels=None):
 
 def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
     """Boot and run. steps < 0 runs until release; tests pass a step count and a serial."""
+    # Order matters for the heap's peak (docs/board.md): the board module before ring.json
+    # is read (reading it leaves holes in the heap), the board built and the Adafruit
+    # driver dropped with the set-up code before the controller's modules are imported.
+    from ringfw import board_rp2040 as board
     try:
         from ringfw import geometry
         ring = geometry.load(path)
@@ -87,15 +91,11 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
         fault("%s is not usable: %s" % (path, e), path, fault_rounds)
         return None
 
-    board = None
     try:
-        # Order matters for the heap's peak: the board is built (the Adafruit driver loaded,
-        # used, dropped with the set-up code) before the controller's modules are imported.
-        from ringfw import board_rp2040 as board
         from ringfw.compat import tdiff
         board.drop_modules(board.BOOT_ONLY)  # ring.json's reader: its RAM back
         clock = board.Clock()
-        print("ringside: starting %d sensors" % len(ring.sensors))
+        print("ringside: starting %d sensors" % ring.sensor_count)
         ranging = board.RangeSensors(ring)
         sensors = board.SensorPoller(ranging)
         pixels = board.Pixels(ring)
@@ -108,8 +108,7 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
         if sensors.start():
             print("ringside: sensors polled on core 1")
     except KeyboardInterrupt:  # Ctrl-C while starting: leave a usable REPL
-        if board is not None:
-            board.release_repl()
+        board.release_repl()
         print("ringside: interrupted while starting")
         return None
     except Exception as e:

@@ -342,11 +342,11 @@ class Storage:
     def __init__(self, path="ring.json"):
         self.path = path
 
-    def save_calibration(self, sensors, which):
-        """Store the calibration of sensors[i] for each i with which[i] set."""
+    def save_calibration(self, ring, which):
+        """Store the calibration of sensor i of ring for each i with which[i] set."""
         from ringfw import ringfile
         try:
-            ringfile.save_calibration(self.path, sensors, which)
+            ringfile.save_calibration(self.path, ring, which)
         finally:
             drop_modules(BOOT_ONLY)    # the reader is boot-only code: its RAM back
 

@@ -36,8 +36,7 @@ def range_sensors(rs, ring, i2c, io_timeout_s, log, sleep_ms):
         bus, sda, scl = ring.i2c_pins
         i2c = machine.I2C(bus, scl=machine.Pin(scl), sda=machine.Pin(sda), freq=ring.i2c_hz)
     rs._i2c = i2c
-    sensors = ring.sensors
-    n = len(sensors)
+    n = ring.sensor_count
     rs.count = n
     rs.ok = bytearray(n)
     rs.errors = [""] * n
@@ -50,7 +49,7 @@ def range_sensors(rs, ring, i2c, io_timeout_s, log, sleep_ms):
     rs._started = False
     rs.drivers = [None] * n
     rs._log = log
-    bring_up(rs, sensors, io_timeout_s, sleep_ms)
+    bring_up(rs, ring, io_timeout_s, sleep_ms)
 
 
 def sensor_poller(sp, sensors, ticks, sleep_ms):
@@ -109,40 +108,41 @@ def serial(ser, stream_in, stream_out, poll_target):
     ser._prefix_write = sys.implementation.name == "micropython"
 
 
-def bring_up(rs, sensors, io_timeout_s, sleep_ms):
-    """Initialise every sensor of `sensors` (geometry.Sensor) for RangeSensors rs: fills
-    rs.addresses, rs.ok, rs.errors and rs.drivers, and logs each result with rs._log."""
+def bring_up(rs, ring, io_timeout_s, sleep_ms):
+    """Initialise every sensor of the ring for RangeSensors rs: fills rs.addresses, rs.ok,
+    rs.errors and rs.drivers, and logs each result with rs._log."""
     import machine
     from ringfw import busio_shim
     import adafruit_vl53l0x
     busio_shim.patch_driver_time(adafruit_vl53l0x)
     bus = busio_shim.I2C(rs._i2c)
     seen = {}
-    pins = [None] * rs.count
-    for s in sensors:  # every sensor with an XSHUT line into reset first
-        if s.xshut_pin >= 0:
-            pins[s.index] = machine.Pin(s.xshut_pin, machine.Pin.OUT, value=0)
+    n = rs.count
+    xshut = ring.xshut_pin
+    pins = [None] * n
+    for i in range(n):  # every sensor with an XSHUT line into reset first
+        if xshut[i] >= 0:
+            pins[i] = machine.Pin(xshut[i], machine.Pin.OUT, value=0)
     sleep_ms(_XSHUT_LOW_MS)
     # A sensor without an XSHUT line is always on, so it must move off 0x29 while all
     # the others are still in reset: it goes first. Only one such sensor can work.
-    order = [s for s in sensors if s.xshut_pin < 0] + [s for s in sensors if s.xshut_pin >= 0]
+    order = [i for i in range(n) if xshut[i] < 0] + [i for i in range(n) if xshut[i] >= 0]
     always_on = 0
-    for s in order:
-        i = s.index
-        addr = s.address
+    for i in order:
+        addr = ring.sensor_address[i]
         rs.addresses[i] = addr
         why = ""
         if addr in seen:
             why = "address 0x%02x already taken by sensor %d" % (addr, seen[addr])
         elif not 0x08 <= addr <= 0x77 or addr == DEFAULT_ADDRESS:
             why = "address 0x%02x is not a usable 7-bit address (not 0x29)" % addr
-        elif s.xshut_pin < 0:
+        elif xshut[i] < 0:
             always_on += 1
             if always_on > 1:
                 why = "no xshut_pin, and another sensor without one came first"
         if not why:
             seen[addr] = i
-            why = _one(rs, bus, adafruit_vl53l0x, s, pins[i], io_timeout_s, sleep_ms)
+            why = _one(rs, bus, adafruit_vl53l0x, i, addr, pins[i], io_timeout_s, sleep_ms)
         if why:
             rs.errors[i] = why
             rs._log("sensor %d: FAILED: %s" % (i, why))
@@ -151,19 +151,19 @@ def bring_up(rs, sensors, io_timeout_s, sleep_ms):
             rs._log("sensor %d: ok at 0x%02x" % (i, addr))
 
 
-def _one(rs, bus, driver_mod, s, pin, io_timeout_s, sleep_ms):
+def _one(rs, bus, driver_mod, i, addr, pin, io_timeout_s, sleep_ms):
     """Bring one sensor up at its address; returns "" or why it failed."""
     if pin is not None:
         pin.value(1)
         sleep_ms(_BOOT_MS)
     try:
         dev = driver_mod.VL53L0X(bus, DEFAULT_ADDRESS, io_timeout_s)
-        dev.set_address(s.address)
+        dev.set_address(addr)
         dev.measurement_timing_budget = rs.budget_ms * 1000
         dev.start_continuous()
     except Exception as e:  # OSError, RuntimeError (timeout, IDs), ValueError (no ACK)
         if pin is not None:
             pin.value(0)  # back into reset, off 0x29, so the next sensor can come up
         return "%s: %s" % (type(e).__name__, e)
-    rs.drivers[s.index] = dev
+    rs.drivers[i] = dev
     return ""

@@ -41,6 +41,7 @@ _OFF = b"left_ring"
 
 class Controller:
     def __init__(self, ring, clock, sensors, pixels, serial, watchdog, storage=None):
+        self.tracker = T.Tracker(ring)
         self.ring = ring
         self.clock = clock
         self.sensors = sensors
@@ -48,7 +49,7 @@ class Controller:
         self.serial = serial
         self.watchdog = watchdog
         self.storage = storage
-        n = len(ring.sensors)
+        n = ring.sensor_count
         self.n = n
         self.ranges = array("i", [0] * n)
         self.statuses = bytearray(n)
@@ -58,7 +59,6 @@ class Controller:
         self.reader = FrameReader()
         self.frame = Frame()
         self.enc = Encoder()
-        self.tracker = T.Tracker(ring)
         self.leds = L.Leds(ring, pixels)
         self.timer = TM.Timer()
         self.side = 0
@@ -408,7 +408,7 @@ class Controller:
             self.raw = f.int_arg(b"on", 0, 1, 1) == 1
             return b""
         if k == 5:
-            return self._cal(f)
+            return self._cal(f, now)
         if k == 6:      # calsave
             return self._calsave()
         if k == 7:      # repl: ack first (in _command), then release
@@ -536,22 +536,22 @@ class Controller:
             return b""
         return b"say_sp_label_or_all"
 
-    def _cal(self, f):
+    def _cal(self, f, now):
         """Set one sensor's calibration: off = offset in 1/16 mm, scale = Q12 (4096 = 1.0)."""
         i = f.int_arg(b"id", 0, self.n - 1)
         off = f.int_arg(b"off", -_MAX_OFF16, _MAX_OFF16, 0)
         scale = f.int_arg(b"scale", 2048, 8192, 4096)
         if f.err:
             return b""
-        s = self.ring.sensors[i]
-        s.off16 = off
-        s.scale_q12 = scale
+        self.ring.off16[i] = off
+        self.ring.scale_q12[i] = scale
         self.cal_dirty[i] = 1
+        self.tracker.recalibrated(now)   # a resting marble's readings shift: not a flick
         return b""
 
     def _calsave(self):
         if self.storage is None:
             return b"no_storage"
         # only the sensors calibrated since boot (allocates: rare)
-        self.storage.save_calibration(self.ring.sensors, self.cal_dirty)
+        self.storage.save_calibration(self.ring, self.cal_dirty)
         return b""

@@ -27,13 +27,6 @@ def sdiff(a, b):
     return (a - b + HALF_TURN) % FULL_TURN - HALF_TURN
 
 
-class Sensor:
-    """One VL53L0X (built by ringfile): index; angle (cd) where it sits; dir +1 if it
-    looks counter-clockwise, -1 clockwise; view_min..view_max (cd) the part of the track
-    it sees, measured from angle along dir; address and xshut_pin (-1: none); its
-    calibration, corrected_mm = (raw_mm - off16 / 16) * scale_q12 / 4096."""
-
-
 class Side:
     """One board side (built by ringfile): name; count spaces in ring order, space k
     spanning start[k]..end[k] (cd, arrays); ids, the space ids as a word list (bytes,
@@ -60,7 +53,8 @@ class Side:
 
 class Ring:
     """Everything the firmware knows about the ring (built by ringfile from ring.json):
-    sensors, sides and side_names, the track (radius, marble_r), the LEDs (led_count,
+    the sensors (sensor_count; arrays indexed by sensor: sensor_angle, sensor_dir,
+    view_min, view_max, off16, scale_q12, sensor_address, xshut_pin), sides and side_names, the track (radius, marble_r), the LEDs (led_count,
     led0, led_dir, led_pin, led_cap: the USB power cap), detection settings (margin,
     sigmas_x10, reading_sigma, still_ms, still_ms_tilted), sensor timing (budget_ms,
     i2c_hz, i2c_pins), digest (crc32 of the file) and the range table."""
@@ -72,8 +66,7 @@ class Ring:
 
     def reading_angle(self, i, range_mm):
         """Corrected range of sensor i -> absolute track angle (cd), or -1 if outside its view."""
-        s = self.sensors[i]
-        c16 = ((range_mm * 16 - s.off16) * s.scale_q12) >> 12
+        c16 = ((range_mm * 16 - self.off16[i]) * self.scale_q12[i]) >> 12
         if c16 < 0:
             return -1
         mm = c16 >> 4
@@ -82,9 +75,9 @@ class Ring:
         tab = self.offset_table
         lo = tab[mm]
         off = lo + (((tab[mm + 1] - lo) * (c16 & 15)) >> 4)
-        if off < s.view_min - 300 or off > s.view_max + 300:
+        if off < self.view_min[i] - 300 or off > self.view_max[i] + 300:
             return -1
-        return (s.angle + s.dir * off) % FULL_TURN
+        return (self.sensor_angle[i] + self.sensor_dir[i] * off) % FULL_TURN
 
     def led_at(self, angle):
         """Index of the LED nearest an angle (cd)."""

@@ -11,7 +11,7 @@ from array import array
 
 from ringfw import power
 from ringfw.compat import json
-from ringfw.geometry import FULL_TURN, Ring, RingError, Sensor, Side, wrap
+from ringfw.geometry import FULL_TURN, Ring, RingError, Side, wrap
 from ringfw.wire import _tok_byte
 
 # sin(k degrees) * 16384 for k = 0..90. A table, not math.sin, so every port agrees.
@@ -57,28 +57,49 @@ def _cd(deg):
     return int(v + 0.5) if v >= 0 else -int(-v + 0.5)
 
 
-def _sensor(index, d):
-    s = Sensor()
-    s.index = index
-    s.angle = wrap(_cd(d["angle_deg"]))
-    aim = d.get("aim", "ccw")
-    if aim not in ("ccw", "cw"):
-        raise RingError("sensor %d: aim must be 'ccw' or 'cw', not %r" % (index, aim))
-    s.dir = 1 if aim == "ccw" else -1
-    view = d["view_deg"]
-    s.view_min = _cd(view[0])
-    s.view_max = _cd(view[1])
-    if not 0 < s.view_min < s.view_max < 9000:
-        raise RingError("sensor %d: view_deg must be 0 < near < far < 90" % index)
-    s.address = d.get("i2c_address", 0x29)
-    s.xshut_pin = d.get("xshut_pin", -1)
-    cal = d.get("calibration", {})
-    # corrected_mm = (raw_mm - offset_mm) * scale, kept as 1/16 mm and Q12.
-    s.off16 = _cd(cal.get("offset_mm", 0) * 0.16)
-    s.scale_q12 = _cd(cal.get("scale", 1.0) * 40.96)
-    if not 2048 <= s.scale_q12 <= 8192:
-        raise RingError("sensor %d: calibration scale must be within 0.5..2.0" % index)
-    return s
+def _sensors(r, sensors):
+    """Every sensor's place, view and calibration, as arrays indexed by sensor."""
+    n = len(sensors)
+    r.sensor_count = n
+    r.sensor_angle = array("H", [0] * n)   # cd, where it sits
+    r.sensor_dir = array("b", [0] * n)     # +1 looks counter-clockwise, -1 clockwise
+    r.view_min = array("H", [0] * n)       # cd along sensor_dir: the part of the track
+    r.view_max = array("H", [0] * n)       # ... it sees
+    r.off16 = array("h", [0] * n)          # calibration: corrected_mm =
+    r.scale_q12 = array("H", [0] * n)      # (raw_mm - off16 / 16) * scale_q12 / 4096
+    r.sensor_address = bytearray(n)
+    r.xshut_pin = array("b", [0] * n)      # -1: none
+    for i in range(n):
+        d = sensors[i]
+        r.sensor_angle[i] = wrap(_cd(d["angle_deg"]))
+        aim = d.get("aim", "ccw")
+        if aim not in ("ccw", "cw"):
+            raise RingError("sensor %d: aim must be 'ccw' or 'cw', not %r" % (i, aim))
+        r.sensor_dir[i] = 1 if aim == "ccw" else -1
+        view = d["view_deg"]
+        lo = _cd(view[0])
+        hi = _cd(view[1])
+        if not 0 < lo < hi < 9000:
+            raise RingError("sensor %d: view_deg must be 0 < near < far < 90" % i)
+        r.view_min[i] = lo
+        r.view_max[i] = hi
+        addr = d.get("i2c_address", 0x29)
+        if not 0 <= addr <= 0x7F:
+            raise RingError("sensor %d: i2c_address must be a 7-bit address" % i)
+        r.sensor_address[i] = addr
+        pin = d.get("xshut_pin", -1)
+        if not -1 <= pin <= 127:
+            raise RingError("sensor %d: xshut_pin must be a GPIO number or -1" % i)
+        r.xshut_pin[i] = pin
+        cal = d.get("calibration", {})
+        off16 = _cd(cal.get("offset_mm", 0) * 0.16)
+        if not -16000 <= off16 <= 16000:
+            raise RingError("sensor %d: calibration offset_mm must be within -1000..1000" % i)
+        r.off16[i] = off16
+        q12 = _cd(cal.get("scale", 1.0) * 40.96)
+        if not 2048 <= q12 <= 8192:
+            raise RingError("sensor %d: calibration scale must be within 0.5..2.0" % i)
+        r.scale_q12[i] = q12
 
 
 def _is_token(t):
@@ -147,7 +168,7 @@ def ring_from(d, digest=0):
         t = d["track"]
         r.radius = int(t["radius_mm"])
         r.marble_r = int(t["marble_diameter_mm"]) // 2
-        r.sensors = [_sensor(i, s) for i, s in enumerate(d["sensors"])]
+        _sensors(r, d["sensors"])
         leds = d["leds"]
         r.led_cap = power.brightness_cap(d)
         r.led_count = int(leds["count"])
@@ -182,7 +203,7 @@ def ring_from(d, digest=0):
         if isinstance(e, RingError):
             raise
         raise RingError("ring.json has a value of the wrong type")
-    if not r.sensors:
+    if not r.sensor_count:
         raise RingError("ring.json lists no sensors")
     if r.radius <= 0 or r.led_count <= 0:
         raise RingError("ring.json: radius and LED count must be positive")
@@ -193,10 +214,7 @@ def ring_from(d, digest=0):
 def _range_table(r):
     # offset_table[mm] = angular offset (cd) along the track of a marble whose near
     # surface is mm from the sensor: chord to its centre = 2 R sin(offset / 2).
-    far = 0
-    for s in r.sensors:
-        if s.view_max > far:
-            far = s.view_max
+    far = max(r.view_max)
     rmax = (2 * r.radius * sin_q14(far // 2 + 300)) // 16384 - r.marble_r + 2
     r.range_max = rmax
     tab = array("H", [0] * (rmax + 2))      # offsets stay below 18000 cd
@@ -210,24 +228,23 @@ def digest_of(data):
     return binascii.crc32(data) & 0xFFFFFFFF
 
 
-def apply_calibration(d, sensors, which):
-    """Write the calibration of sensors[i] for every i with which[i] set into a parsed
-    ring.json dict d (what calsave stores). Allocates: only on a host command."""
-    for i in range(len(sensors)):
+def apply_calibration(d, ring, which):
+    """Write the calibration of sensor i of ring for every i with which[i] set into a
+    parsed ring.json dict d (what calsave stores). Allocates: only on a host command."""
+    for i in range(ring.sensor_count):
         if which[i]:
-            s = sensors[i]
             cal = d["sensors"][i].setdefault("calibration", {})
-            cal["offset_mm"] = s.off16 / 16
-            cal["scale"] = s.scale_q12 / 4096
+            cal["offset_mm"] = ring.off16[i] / 16
+            cal["scale"] = ring.scale_q12[i] / 4096
 
 
-def save_calibration(path, sensors, which):
-    """Rewrite the ring.json at path with the calibration of sensors[i] for each i with
-    which[i] set; a temporary file, then a rename, so a power cut leaves the old file."""
+def save_calibration(path, ring, which):
+    """Rewrite the ring.json at path with the calibration of sensor i of ring for each i
+    with which[i] set; a temporary file, then a rename, so a power cut leaves the old file."""
     import os
     with open(path) as f:
         d = json.load(f)
-    apply_calibration(d, sensors, which)
+    apply_calibration(d, ring, which)
     tmp = path + ".tmp"
     with open(tmp, "w") as f:
         json.dump(d, f)

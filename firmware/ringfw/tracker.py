@@ -87,9 +87,13 @@ _PHI_PCT = (50, 60, 69, 77, 84, 89, 93, 96, 98, 99, 99, 99)
 
 class Tracker:
     def __init__(self, ring):
+        # still window: reading times, the low 16 bits (ages stay far below 65 s: the
+        # window restarts with every track, whose readings are at most _BLIND_MS apart)
+        self.wt = array("H", [0] * _WIN)
+        self.wx = array("i", [0] * _WIN)          # ... and unwrapped angles
         self.ring = ring
         self.side = ring.sides[0]
-        n = len(ring.sensors)
+        n = ring.sensor_count
         self.n = n
         self.last_seen = array("i", [0] * n)      # time of last reading (any) per sensor
         self.heard = bytearray(n)                 # has ever produced a reading
@@ -97,10 +101,6 @@ class Tracker:
         self.nonsense = array("i", [0] * n)       # count of readings contradicting the track
         self.cover = bytearray(360)               # healthy sensors covering each degree
         self.blind = 0
-        # still window: reading times, the low 16 bits (ages stay far below 65 s: the
-        # window restarts with every track, whose readings are at most _BLIND_MS apart)
-        self.wt = array("H", [0] * _WIN)
-        self.wx = array("i", [0] * _WIN)          # ... and unwrapped angles
         self.wi = 0
         self.wn = 0
         self.evk = bytearray(_EVQ)
@@ -841,10 +841,10 @@ class Tracker:
         for i in range(self.n):
             if self.faulty[i]:
                 continue
-            s = self.ring.sensors[i]
-            a = s.view_min
-            while a <= s.view_max:
-                d = wrap(s.angle + s.dir * a) // 100
+            r = self.ring
+            a = r.view_min[i]
+            while a <= r.view_max[i]:
+                d = wrap(r.sensor_angle[i] + r.sensor_dir[i] * a) // 100
                 if cov[d] < 255:
                     cov[d] += 1
                 a += 100

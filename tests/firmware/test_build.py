@@ -85,7 +85,7 @@ try:
         __import__(name)
     from ringfw import geometry
     ring = geometry.load('/input/ring.json')
-    print('IMPORTED', len(ring.sensors))
+    print('IMPORTED', ring.sensor_count)
 except Exception as e:
     sys.print_exception(e, sys.stdout)
 """ % mods

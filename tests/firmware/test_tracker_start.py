@@ -17,10 +17,10 @@ MARBLE_R = RING.marble_r
 def seen_by(angle_deg):
     """(sensor, range mm) for every sensor whose view window holds angle_deg."""
     out = []
-    for s in RING.sensors:
-        d = (angle_deg - s.angle / 100.0) % 360.0
-        if s.view_min / 100.0 <= d <= s.view_max / 100.0:
-            out.append((s.index, int(round(2 * R * math.sin(math.radians(d) / 2) - MARBLE_R))))
+    for i in range(RING.sensor_count):   # every sensor looks counter-clockwise here
+        d = (angle_deg - RING.sensor_angle[i] / 100.0) % 360.0
+        if RING.view_min[i] / 100.0 <= d <= RING.view_max[i] / 100.0:
+            out.append((i, int(round(2 * R * math.sin(math.radians(d) / 2) - MARBLE_R))))
     return out
 
 
@@ -33,7 +33,7 @@ def resting_tracker(angle_deg, t0=1000):
         t += 33
         for i, rng in seen_by(angle_deg):
             tr.feed(t, i, rng, hal.STATUS_VALID)
-        for i in range(len(RING.sensors)):
+        for i in range(RING.sensor_count):
             if i not in dict(seen_by(angle_deg)):
                 tr.feed(t, i, hal.RANGE_NO_TARGET, hal.STATUS_SIGNAL_FAIL)
         tr.tick(t)
@@ -90,8 +90,26 @@ def test_a_marble_really_gone_from_its_rest_is_off_the_ring_when_armed():
     tr.arm()
     for k in range(30):                      # nothing sees it any more
         now = t + 33 * (k + 1)
-        for i in range(len(RING.sensors)):
+        for i in range(RING.sensor_count):
             tr.feed(now, i, hal.RANGE_NO_TARGET, hal.STATUS_SIGNAL_FAIL)
         tr.tick(now)
     kinds = [k for k, _ in events(tr)]
     assert kinds == [T.EV_OFF_RING]
+
+
+def test_a_new_calibration_under_a_resting_marble_is_not_a_flick():
+    # `cal` shifts every reading of that sensor; the tracker finds the rest point again
+    # quietly instead of taking the jump for a flick (and a landing after it)
+    from ringside.sim.board import SimBoard
+    b = SimBoard(seed=3)
+    b.place(88.0)
+    b.advance(2000)
+    assert b.frames_of("placed")
+    since = len(b.out)
+    for sensor in (1, 2):                      # both sensors that see 88 deg: 12 mm off
+        b.send("cal", id=sensor, off=12 * 16, scale=4096)
+    b.advance(3000)
+    after = bytes(b.out[since:])
+    assert b"moving" not in after and b"landed" not in after
+    assert b"nack" not in after
+    assert b.controller.tracker.rest_angle() >= 0     # at rest again, found quietly

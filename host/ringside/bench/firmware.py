@@ -145,9 +145,9 @@ peak0 = micropython.mem_peak()
 def live():
     gc.collect()
     return gc.mem_alloc() - base
+from ringfw import board_rp2040 as board
 from ringfw import geometry
 ring = geometry.load('/input/ring.json')
-from ringfw import board_rp2040 as board
 board.drop_modules(board.BOOT_ONLY)    # main.py: ring.json's reader dropped
 a = live()
 from ringfw import board_setup
@@ -160,7 +160,7 @@ board.drop_modules(board._INIT_ONLY)   # RangeSensors.drop_init_code
 c = live()
 from ringfw.controller import Controller
 d = live()
-ctl = Controller(ring, fw_replay._Clock(), fw_replay._Sensors(len(ring.sensors)), fw_replay._Pixels(False),
+ctl = Controller(ring, fw_replay._Clock(), fw_replay._Sensors(ring.sensor_count), fw_replay._Pixels(False),
                  fw_replay._Serial(16), fw_replay._Watchdog())
 e = live()
 sys.stdout.write('HEAP %d %d %d %d %d %d %d\\n' % (a, b, c, d, e, peak_init, micropython.mem_peak() - peak0))

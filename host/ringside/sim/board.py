@@ -106,9 +106,9 @@ class _Storage:
     def __init__(self, board):
         self.b = board
 
-    def save_calibration(self, sensors, which):
+    def save_calibration(self, ring, which):
         d = json.loads(json.dumps(self.b.saved_ring or self.b.ring_dict))
-        ringfile.apply_calibration(d, sensors, which)
+        ringfile.apply_calibration(d, ring, which)
         self.b.saved_ring = d
 
 

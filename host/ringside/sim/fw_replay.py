@@ -106,7 +106,7 @@ def replay(ring, feed_path, out_cap=65536, lock_heap=False, steps_limit=-1, dry=
     micropython = None
     if lock_heap:
         import micropython
-    n = len(ring.sensors)
+    n = ring.sensor_count
     clock = _Clock()
     sens = _Sensors(n)
     ser = _Serial(out_cap)
