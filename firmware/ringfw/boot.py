@@ -1,0 +1,145 @@
+"""The board's boot: firmware/main.py (which MicroPython runs after boot.py) calls main().
+
+1. Load ring.json. Missing or bad: blink the LEDs red and print why, every 2 s, forever
+   (Ctrl-C still works, no watchdog runs, so mpremote can put a good file in place).
+2. Build the board: sensors (XSHUT sequencing, addresses, the Adafruit driver), LEDs,
+   USB serial, then the watchdog; hand them to ringfw.controller.Controller.
+3. Loop ctl.step(now) until the host asks for the REPL (board_rp2040.release_repl).
+   Ctrl-C works for the first 3 s after boot (boot_grace), then it is plain data.
+   An error that escapes the controller is printed and the LEDs blink red; the watchdog,
+   no longer fed, reboots the board.
+"""
+import sys
+import time
+
+_RED = 40            # red level of the fault blink (0..255)
+_LOOP_MS = 8         # the main loop's period: a step, then sleep for what is left
+
+try:
+    _sleep_ms = time.sleep_ms
+except AttributeError:  # CPython (tests)
+    def _sleep_ms(ms):
+        time.sleep(ms / 1000)
+_BLINK_S = 0.5       # half period of the fault blink
+
+
+def _print_error(e):
+    try:
+        sys.print_exception(e)
+    except AttributeError:  # CPython
+        import traceback
+        traceback.print_exception(e)
+
+
+def _led_guess(path):
+    """(pin, count) of the LEDs from ring.json if it can be read at all, else the defaults."""
+    pin, count = 22, 60
+    try:
+        from ringfw.compat import json
+        with open(path) as f:
+            leds = json.load(f)["leds"]
+        pin = int(leds.get("pin", pin))
+        count = int(leds.get("count", count))
+        if not 0 < count <= 1024:
+            count = 60
+    except Exception:
+        pass
+    return pin, count
+
+
+def fault(message, path="ring.json", rounds=-1, pixels=None):
+    """Blink red and print message every 2 s; rounds < 0 = forever (tests pass a count)."""
+    if pixels is None:
+        try:
+            from ringfw import board_rp2040
+            pin, count = _led_guess(path)
+            pixels = board_rp2040.Pixels(pin=pin, count=count)
+        except Exception as e:
+            print("ringside: LEDs unavailable too:", e)
+    buf = None
+    if pixels is not None:
+        buf = bytearray(3 * pixels.count)
+    k = 0
+    while rounds < 0 or k < rounds:
+        print("ringside: FAULT:", message)
+        for phase in (1, 0, 1, 0):
+            if buf is not None:
+                for i in range(1, len(buf), 3):  # G R B: the middle byte is red
+                    buf[i] = _RED * phase
+                try:
+                    pixels.show(buf)
+                except Exception:
+                    buf = None
+            time.sleep(_BLINK_S)
+        k += 1
+
+
+def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
+    """Boot and run. steps < 0 runs until release; tests pass a step count and a serial."""
+    # Order matters for the heap's peak (docs/board.md): the board module before ring.json
+    # is read (reading it leaves holes in the heap), the board built and the Adafruit
+    # driver dropped with the set-up code before the controller's modules are imported.
+    from ringfw import board_rp2040 as board
+    try:
+        from ringfw import geometry
+        ring = geometry.load(path)
+    except OSError:
+        fault("no %s on the board: copy it with `mpremote cp hardware/ring.json :%s`"
+              % (path, path), path, fault_rounds)
+        return None
+    except Exception as e:  # RingError (a ValueError) explains what is wrong
+        fault("%s is not usable: %s" % (path, e), path, fault_rounds)
+        return None
+
+    try:
+        from ringfw.compat import tdiff
+        board.drop_modules(board.BOOT_ONLY)  # ring.json's reader: its RAM back
+        clock = board.Clock()
+        print("ringside: starting %d sensors" % ring.sensor_count)
+        ranging = board.RangeSensors(ring)
+        sensors = board.SensorPoller(ranging)
+        pixels = board.Pixels(ring)
+        if serial is None:
+            serial = board.Serial()
+        watchdog = board.Watchdog()
+        ranging.drop_init_code()          # the driver's and the set-up's RAM back
+        from ringfw.controller import Controller
+        ctl = Controller(ring, clock, sensors, pixels, serial, watchdog, board.Storage(path))
+        if sensors.start():
+            print("ringside: sensors polled on core 1")
+    except KeyboardInterrupt:  # Ctrl-C while starting: leave a usable REPL
+        board.release_repl()
+        print("ringside: interrupted while starting")
+        return None
+    except Exception as e:
+        _print_error(e)
+        fault("board start failed: %s: %s" % (type(e).__name__, e), path, fault_rounds)
+        return None
+
+    try:
+        k = 0
+        while not board.released() and (steps < 0 or k < steps):
+            now = clock.ticks_ms()
+            board.boot_grace(now)
+            ctl.step(now)
+            k += 1
+            # Pace the loop: a step every _LOOP_MS is fast enough for 33 ms sensor readings
+            # and leaves the rest of the core idle (less heat, less USB current).
+            spare = _LOOP_MS - tdiff(clock.ticks_ms(), now)
+            if spare > 0:
+                _sleep_ms(spare)
+    except KeyboardInterrupt:  # Ctrl-C inside the boot grace: stop cleanly, REPL usable
+        board.release_repl()
+        print("ringside: interrupted, REPL released")
+        return ctl
+    except Exception as e:
+        sensors.halt()
+        _print_error(e)
+        # Not fed any more: the watchdog reboots the board within its timeout.
+        fault("main loop stopped: %s: %s (rebooting)" % (type(e).__name__, e), path,
+              fault_rounds, pixels)
+        return ctl
+    sensors.halt()                        # core 1 stops polling (tests, release)
+    if board.released():
+        print("ringside: REPL released")
+    return ctl
