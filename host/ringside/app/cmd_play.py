@@ -31,7 +31,7 @@ import sys
 from pathlib import Path
 
 from ringside import games
-from ringside.games import CHANCE, GameError, IllegalAction
+from ringside.games import CHANCE, GameError, IllegalAction, possessive
 from ringside.games import circles_common as cc
 
 
@@ -390,7 +390,7 @@ class Session:
             else:
                 req = g.flick_request() if hasattr(g, "flick_request") else None
                 a = cc.flick_model(g.ring).result(g.side, req["from"], target, bot.skill, self.rng)
-                self.say("%s's flick (played by the computer): %s; set the marble there" % (name, g.describe(a)
+                self.say("%s flick (played by the computer): %s; set the marble there" % (possessive(name), g.describe(a)
                                                                                            if hasattr(g, "describe")
                                                                                            else a))
         else:

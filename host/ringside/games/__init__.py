@@ -140,7 +140,7 @@ class Game:
         if self.over:
             raise IllegalAction("the game is over")
         if seat not in self.to_act():
-            raise IllegalAction("it is not %s's turn (to act: %s)" % (self.seat_name(seat), ", ".join(self.seat_name(s) for s in self.to_act())))
+            raise IllegalAction("it is not %s turn (to act: %s)" % (possessive(self.seat_name(seat)), ", ".join(self.seat_name(s) for s in self.to_act())))
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             raise IllegalAction("an action is a dict with a 'type'")
         saved = (_copy(self.state), self.over, copy.deepcopy(self.result), self.rng.getstate())
@@ -221,6 +221,12 @@ def _copy(state):
         return marshal.loads(marshal.dumps(state))
     except ValueError:  # something marshal cannot hold: the slow, general way
         return copy.deepcopy(state)
+
+
+def possessive(name: str) -> str:
+    """A player's name as an owner in event text: "Ann's"; the default person at the table,
+    "You", gives "Your"."""
+    return "Your" if name == "You" else name + "'s"
 
 
 def event(kind: str, text: str, **data) -> dict:

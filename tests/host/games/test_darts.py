@@ -128,6 +128,16 @@ def test_flick_off_closest_to_one_full_lap_starts():
     assert g.state["hand"] == [4, 4, 4] and not g.view()["board"]      # markers taken back
 
 
+def test_what_happened_names_the_person_at_the_table_as_you():
+    # `make run` seats the person as "You": "Your flick-off", not "You's flick-off"
+    g = games.new("darts", ["You", "Cy"], seed=1)
+    ev = g.apply(0, {"type": "landed", "space": "19", "travel": 380.0})
+    assert ev[0]["text"].startswith("Your flick-off stopped on 19")
+    ev = g.apply(1, {"type": "off_ring"})
+    assert ev[0]["text"].startswith("Cy's flick-off left the ring")
+    assert games.possessive("You") == "Your" and games.possessive("Ann") == "Ann's"
+
+
 def test_flick_off_marks_every_result_then_ties_flick_again():
     g = new(3)
     g.apply(0, {"type": "landed", "space": "7", "travel": 365.0})

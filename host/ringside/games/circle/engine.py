@@ -26,7 +26,7 @@ The time wheel is state["wheel"]: 8 lists (numbers 1..8), each a queue innermost
 """
 from __future__ import annotations
 
-from ringside.games import CHANCE, Game, GameError, IllegalAction, event, register
+from ringside.games import CHANCE, Game, GameError, IllegalAction, event, possessive, register
 
 from . import cards as cardlib
 from .cards import COLOURS, GREY, NATIONS, NEUTRAL
@@ -122,7 +122,7 @@ class Circle(Game):
             if a.get("front"):
                 return "place the bodyguard in front of yourself"
             if "division" in a:
-                return "%s's %s division" % (who, a["division"])
+                return "%s %s division" % (possessive(who), a["division"])
             if who is not None:
                 return "target %s" % who
             return "target %s" % card
@@ -157,14 +157,14 @@ class Circle(Game):
             pl["secrets"][d] = 1
             pl["vp"] += 2
             self.state["circle"] += 2
-            ev.append(event("arrest", "%s's %s division gains its 13th secret: 2 Circle members arrested "
+            ev.append(event("arrest", "%s %s division gains its 13th secret: 2 Circle members arrested "
                             "(+2 VP, the Circle +2), the marker goes back to 1"
-                            % (self.players[p], COLOURS[d]), seat=p, division=COLOURS[d]))
+                            % (possessive(self.players[p]), COLOURS[d]), seat=p, division=COLOURS[d]))
 
     def _place_on_wheel(self, cid, owner, ev, number=None):
         num = self.card[cid]["time"] if number is None else number
         self.state["wheel"][num - 1].append({"card": cid, "owner": owner, "rec": None})
-        who = "unowned" if owner is None else "with %s's piece" % self.players[owner]
+        who = "unowned" if owner is None else "with %s piece" % possessive(self.players[owner])
         ev.append(event("wheel", "%s goes on the time wheel at %d, %s" % (cid, num, who),
                         card=cid, number=num, owner=owner))
 
@@ -403,8 +403,8 @@ class Circle(Game):
             if f["kind"] == "attack" and f["turn"] <= s["turn"]:
                 cut = 3 if self._neutral(f["card"]) else 2
                 new = min(new, cut)
-                ev.append(event("attack", "%s's spy %s attacks: %s gets only %d new secrets"
-                                % (self.players[f["owner"]], f["card"], self.players[p], cut), seat=p))
+                ev.append(event("attack", "%s spy %s attacks: %s gets only %d new secrets"
+                                % (possessive(self.players[f["owner"]]), f["card"], self.players[p], cut), seat=p))
                 self._place_on_wheel(f["card"], f["owner"], ev)
             else:
                 keep.append(f)
@@ -518,7 +518,7 @@ class Circle(Game):
             pl["infiltrations"] += 1
             v = self.card[cid]["vp"]
             pl["vp"] += v
-            ev.append(event("infiltrate", "%s's spy %s infiltrates the Circle: +%d VP" % (self.players[seat], cid, v),
+            ev.append(event("infiltrate", "%s spy %s infiltrates the Circle: +%d VP" % (possessive(self.players[seat]), cid, v),
                             seat=seat, card=cid))
             m = self._moths(seat)
             if m > pl["moths"]:
@@ -756,7 +756,7 @@ class Circle(Game):
             ev.append(event("allow", "%s does not repel the attack" % self.players[seat]))
             return ev
         s["players"][seat]["guards"].remove(a["guard"])
-        ev.append(event("guard", "%s's bodyguard %s repels the attack" % (self.players[seat], a["guard"])))
+        ev.append(event("guard", "%s bodyguard %s repels the attack" % (possessive(self.players[seat]), a["guard"])))
         self._place_on_wheel(a["guard"], seat, ev)
         pd["failed"] = True
         return ev
@@ -770,7 +770,7 @@ class Circle(Game):
         if pd["ctx"] == "auction":
             s["auction"]["bonus"] = self._count(cid)
             s["auction"]["spy_done"] = True
-            ev.append(event("auction_spy", "%s's spy %s brings %d secrets of his own" % (who, cid, self._count(cid))))
+            ev.append(event("auction_spy", "%s spy %s brings %d secrets of his own" % (possessive(who), cid, self._count(cid))))
             self._leave_ready(cid, ev)
             self._place_on_wheel(cid, seat, ev)
             return
@@ -778,7 +778,7 @@ class Circle(Game):
             self._leave_ready(cid, ev)
             s["p3"]["warp_after"] = {"card": cid, "owner": seat}
             s["p3"]["stage"] = "turn"
-            ev.append(event("warp", "%s's spy %s does the time warp: the wheel turns again" % (who, cid)))
+            ev.append(event("warp", "%s spy %s does the time warp: the wheel turns again" % (possessive(who), cid)))
             return
         picks = pd["picks"]
         self._leave_ready(cid, ev)
@@ -820,7 +820,7 @@ class Circle(Game):
             i, j = self._find_wheel(picks[0]["card"])
             old = s["wheel"][i][j]["owner"]
             s["wheel"][i][j]["owner"] = None
-            ev.append(event("quit", "%s removes %s's piece from %s" % (who, self.players[old], picks[0]["card"])))
+            ev.append(event("quit", "%s removes %s piece from %s" % (who, possessive(self.players[old]), picks[0]["card"])))
         elif t == "rec_guard":
             if picks[0].get("front"):
                 s["players"][seat]["guards"].append(cid)

@@ -14,14 +14,14 @@ from __future__ import annotations
 
 import random
 
-from ringside.games import CHANCE, IllegalAction
+from ringside.games import CHANCE, IllegalAction, possessive
 
 from .engine import COLOURS
 
 
 def _check_turn(game, seat):
     if game.over or seat == CHANCE or seat not in game.to_act():
-        raise IllegalAction("it is not %s's move" % game.seat_name(seat))
+        raise IllegalAction("it is not %s move" % possessive(game.seat_name(seat)))
 
 
 class _Bot:

@@ -25,7 +25,7 @@ Every reading of the rules this engine makes is in docs/rules/circleville.md. Se
 """
 from __future__ import annotations
 
-from ringside.games import CHANCE, Game, GameError, IllegalAction, event, register
+from ringside.games import CHANCE, Game, GameError, IllegalAction, event, possessive, register
 
 from . import data as D
 
@@ -839,8 +839,8 @@ class Circleville(Game):
         m = self.S["players"][seat]["markers"]
         before = m[q - 1]
         m[q - 1] += k
-        ev = [event("marker", "%s's quadrant %d marker moves to %d%s."
-                    % (self._who(seat), q, m[q - 1], " (flipped to +10)" if before < 10 <= m[q - 1] else ""),
+        ev = [event("marker", "%s quadrant %d marker moves to %d%s."
+                    % (possessive(self._who(seat)), q, m[q - 1], " (flipped to +10)" if before < 10 <= m[q - 1] else ""),
                     quadrant=q, value=m[q - 1])]
         return ev
 
@@ -881,7 +881,7 @@ class Circleville(Game):
                                 "into/out of a completed large section): you may go to %s"
                                 % (to, p["supervisor"], ", ".join(map(str, self.move_targets(p["supervisor"])))))
         p["supervisor"] = to
-        return [event("supervisor", "%s's supervisor moves to section %d." % (self._who(seat), to), section=to)]
+        return [event("supervisor", "%s supervisor moves to section %d." % (possessive(self._who(seat)), to), section=to)]
 
     def _action_done(self, seat):
         """An action (or a year bonus raze) finished: count it and check for completed sections."""
@@ -1090,7 +1090,7 @@ class Circleville(Game):
             return ev + self._take_tile(seat, "equipment", a["tile"], a.get("return"))
         if kind == "flexible_supervisor":
             p["supervisor"] = a["to"]
-            return ev + [event("supervisor", "%s's supervisor jumps to section %d." % (self._who(seat), a["to"]))]
+            return ev + [event("supervisor", "%s supervisor jumps to section %d." % (possessive(self._who(seat)), a["to"]))]
         if kind == "raze":
             sec = self._sec(a["section"])
             icon = next(i for i in sec["icons"] if not i["cubes"] and i["kind"] == a["structure"])
@@ -1237,7 +1237,7 @@ class Circleville(Game):
         S["active"] = (seat + 1) % n
         S["phase"] = "rondel"
         S["ts"] = self._new_turn(S["active"])
-        return ev + [event("turn", "%s's turn." % self._who(S["active"]))]
+        return ev + [event("turn", "%s turn." % possessive(self._who(S["active"])))]
 
     # --- the end
     def town_stuck(self) -> bool:

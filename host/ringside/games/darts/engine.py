@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ringside.games import Game, GameError, IllegalAction, event, register
+from ringside.games import Game, GameError, IllegalAction, event, possessive, register
 from ringside.games import circles_common as cc
 
 DATA_PATH = Path(__file__).with_name("data.json")
@@ -188,10 +188,10 @@ class Darts(Game):
         fo["queue"].pop(0)
         name = self.seat_name(seat)
         if f.landed:
-            ev = [event("flickoff", "%s's flick-off stopped on %s, %d degrees from one full lap"
-                        % (name, f.space, key[1]), seat=seat, space=f.space, distance=key[1])]
+            ev = [event("flickoff", "%s flick-off stopped on %s, %d degrees from one full lap"
+                        % (possessive(name), f.space, key[1]), seat=seat, space=f.space, distance=key[1])]
         else:
-            ev = [event("flickoff", "%s's flick-off left the ring" % name, seat=seat, off_ring=True)]
+            ev = [event("flickoff", "%s flick-off left the ring" % possessive(name), seat=seat, off_ring=True)]
         s["marble"] = self.start   # "return the ball onto the ring at the 7-square"
         if fo["queue"]:
             return ev
@@ -269,8 +269,8 @@ class Darts(Game):
         s = self.state
         s["hand"][seat] -= 1
         s["aside"][seat] += 1
-        return event("invalid", "%s's turn is invalid: %s. A cube is set aside for the round."
-                     % (self.seat_name(seat), why), seat=seat)
+        return event("invalid", "%s turn is invalid: %s. A cube is set aside for the round."
+                     % (possessive(self.seat_name(seat)), why), seat=seat)
 
     def _place(self, owner, sid, what, from_hand=True):
         """Put owner's cube on sid: other colours there are set aside first. May end the game."""

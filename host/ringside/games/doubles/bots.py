@@ -25,7 +25,7 @@ from __future__ import annotations
 import random
 import time
 
-from ringside.games import CHANCE, IllegalAction
+from ringside.games import CHANCE, IllegalAction, possessive
 
 from . import rules
 
@@ -45,7 +45,7 @@ def _action(game, move) -> dict:
 
 def _check_turn(game, seat):
     if game.over or game.to_act() != [seat] or seat == CHANCE:
-        raise IllegalAction("it is not %s's move" % game.seat_name(seat))
+        raise IllegalAction("it is not %s move" % possessive(game.seat_name(seat)))
 
 
 class RandomBot:

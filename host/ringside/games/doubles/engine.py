@@ -17,7 +17,7 @@ save needs no file).
 """
 from __future__ import annotations
 
-from ringside.games import CHANCE, Game, GameError, IllegalAction, event, register
+from ringside.games import CHANCE, Game, GameError, IllegalAction, event, possessive, register
 
 from . import rules
 from .board import (CORNER_NAMES, PATTERN_NAMES, BoardError, Geometry, ROW_COLOURS_IN_PLAY,
@@ -33,7 +33,7 @@ _MOVE_KEYS = {"add": {"type", "square", "pattern"}, "turn": {"type", "square"},
 
 def _piece_words(piece, players, mover) -> str:
     owner, p, _ = piece
-    whose = "their own" if owner == mover else "%s's" % players[owner]
+    whose = "their own" if owner == mover else possessive(players[owner])
     return "%s %s %d" % (whose, PATTERN_NAMES[p], p)
 
 
@@ -200,7 +200,7 @@ class Doubles(Game):
         st["turn_no"] += 1
         st["die"] = None
         st["phase"] = "roll"
-        events.append(event("turn_start", "%s's turn." % self._who(seat), seat=seat, turn_no=st["turn_no"],
+        events.append(event("turn_start", "%s turn." % possessive(self._who(seat)), seat=seat, turn_no=st["turn_no"],
                             timed=self._timed(seat)))
 
     def _timed(self, seat) -> bool:
@@ -221,8 +221,8 @@ class Doubles(Game):
             raise IllegalAction("computer players are not timed")
         events = []
         nxt = (st["turn"] + 1) % len(self.players)
-        self._say(events, "timeout", "%s's %d seconds ran out: the turn passes to %s with no action."
-                  % (self.players[st["turn"]], TURN_SECONDS, self.players[nxt]), seat=st["turn"])
+        self._say(events, "timeout", "%s %d seconds ran out: the turn passes to %s with no action."
+                  % (possessive(self.players[st["turn"]]), TURN_SECONDS, self.players[nxt]), seat=st["turn"])
         self._start_turn(nxt, events)
         return events
 
@@ -272,8 +272,8 @@ class Doubles(Game):
                       seat=seat, points=points, doubled=doubled,
                       squares=[geo.squares[q] for q, _ in three])
         if penalty:
-            self._say(events, "penalty", "%s's move leaves the board empty: %s loses %d points, now %d."
-                      % (who, who, rules.EMPTY_BOARD_PENALTY, st["scores"][seat]),
+            self._say(events, "penalty", "%s move leaves the board empty: %s loses %d points, now %d."
+                      % (possessive(who), who, rules.EMPTY_BOARD_PENALTY, st["scores"][seat]),
                       seat=seat, points=-rules.EMPTY_BOARD_PENALTY)
         if st["scores"][seat] >= rules.WIN_POINTS:
             self._end([seat], "%s reached %d points" % (who, st["scores"][seat]), events,

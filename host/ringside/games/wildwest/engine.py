@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ringside.games import CHANCE, Game, GameError, IllegalAction, event, register
+from ringside.games import CHANCE, Game, GameError, IllegalAction, event, possessive, register
 from ringside.games import circles_common as cc
 from ringside.games.wildwest import money as M
 
@@ -301,8 +301,8 @@ class WildWest(Game):
         name = self.seat_name(seat)
         if not f.landed:
             s["marble"] = origin
-            return [event("invalid", "%s's marble left the ring: it goes back where it was flicked from (%s). "
-                          "The turn is over." % (name, self._label(origin)), seat=seat)] + self._end_turn()
+            return [event("invalid", "%s marble left the ring: it goes back where it was flicked from (%s). "
+                          "The turn is over." % (possessive(name), self._label(origin)), seat=seat)] + self._end_turn()
         if f.alt is not None:
             reads = [cc.reread(self.side, origin, f, x) for x in (f.space, f.alt)]
             if any(self._valid(r) for r in reads):
@@ -324,10 +324,10 @@ class WildWest(Game):
             return [event("invalid", "%s flicked anticlockwise: the turn is invalid" % name, seat=seat)] + \
                 self._end_turn()
         if f.steps < self.data["min_steps"]:
-            return [event("invalid", "%s's marble moved %d space%s: it must move at least %d. The turn is invalid."
-                          % (name, f.steps, "" if f.steps == 1 else "s", self.data["min_steps"]), seat=seat)] + \
+            return [event("invalid", "%s marble moved %d space%s: it must move at least %d. The turn is invalid."
+                          % (possessive(name), f.steps, "" if f.steps == 1 else "s", self.data["min_steps"]), seat=seat)] + \
                 self._end_turn()
-        ev = [event("landed", "%s's marble stops on %s" % (name, self._label(f.space)), seat=seat, space=f.space)]
+        ev = [event("landed", "%s marble stops on %s" % (possessive(name), self._label(f.space)), seat=seat, space=f.space)]
         if s["tickets"][seat] > 0:
             s["phase"] = "tickets"
             return ev
@@ -444,7 +444,7 @@ class WildWest(Game):
                 if M.count(m):
                     got = dict(m)
                     M.move_all(m, purse)
-                    return [event("mine", "%s's wagon brings %s out of the mine" % (name, M.text(got)),
+                    return [event("mine", "%s wagon brings %s out of the mine" % (possessive(name), M.text(got)),
                                   seat=me, got=got)] + self._end_turn()
             return [event("mine", "The mine is empty: %s gets nothing" % name)] + self._end_turn()
         if kind == "dig":
@@ -603,11 +603,11 @@ class WildWest(Game):
         s["marble"] = f.space if f.landed else sal["space"]
         name = self.seat_name(seat)
         if key[0] == 0:
-            txt = "%s's marble went round and stopped %d degrees past the saloon" % (name, key[1])
+            txt = "%s marble went round and stopped %d degrees past the saloon" % (possessive(name), key[1])
         elif key[0] == 1:
-            txt = "%s's marble stopped %d degrees short of a full lap" % (name, key[1])
+            txt = "%s marble stopped %d degrees short of a full lap" % (possessive(name), key[1])
         else:
-            txt = "%s's flick %s: it ranks last" % (name, "left the ring" if not f.landed else "went anticlockwise")
+            txt = "%s flick %s: it ranks last" % (possessive(name), "left the ring" if not f.landed else "went anticlockwise")
         ev = [event("saloon_flick", txt, seat=seat, key=key)]
         if sal["queue"]:
             return ev
@@ -635,8 +635,8 @@ class WildWest(Game):
         k = sal["wagers"].pop(str(lose))
         s["purse"][win][k] += 1
         self._return_wagers(exclude=())
-        ev = [event("saloon_result", "%s landed closest to the saloon and wins %s's wager (1 %s); everyone else "
-                    "takes their wager back" % (self.seat_name(win), self.seat_name(lose), k),
+        ev = [event("saloon_result", "%s landed closest to the saloon and wins %s wager (1 %s); everyone else "
+                    "takes their wager back" % (self.seat_name(win), possessive(self.seat_name(lose)), k),
                     winner=win, loser=lose, piece=k)]
         return ev + self._end_turn()
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from ringside.games import GameError, IllegalAction, event
+from ringside.games import GameError, IllegalAction, event, possessive
 
 from ..data import COLOURS, STRUCTURES
 
@@ -211,8 +211,8 @@ def move_assistant(game, seat, space, why) -> list:
     S["players"][seat]["assistant"] = space
     st = S["stacks"][space]
     top = st[-1] if st else None
-    return [event("rondel", "%s's assistant moves from rondel space %d to space %d (%s space, stack %s): %s."
-                  % (who(game, seat), frm, space, game.board["rondel"][space],
+    return [event("rondel", "%s assistant moves from rondel space %d to space %d (%s space, stack %s): %s."
+                  % (possessive(who(game, seat)), frm, space, game.board["rondel"][space],
                      "shows %s" % top if top else "empty", why),
                   seat=seat, space=space)]
 
@@ -519,8 +519,8 @@ def apply_setup_draw(game, a) -> list:
     su = game.state["solo_setup"]
     s = su["draws"].pop(0)
     su["drawn"].append([s, a["colour"]])
-    ev = [event("deal", "For %s's set-up an action tile is drawn from the bag: %s. It goes back into the bag."
-                % (who(game, s), a["colour"]), seat=s, colour=a["colour"])]
+    ev = [event("deal", "For %s set-up an action tile is drawn from the bag: %s. It goes back into the bag."
+                % (possessive(who(game, s)), a["colour"]), seat=s, colour=a["colour"])]
     return ev + after_setup_draw(game)
 
 
@@ -562,7 +562,7 @@ def solo_apply(game, seat, a) -> list:
     pl = game.solo_players[seat]
     step = a["step"]
     if step == "final":
-        ev = [say(game, seat, "%s's final turn: every solo player's final action is to score 3 VP." % who(game, seat))]
+        ev = [say(game, seat, "%s final turn: every solo player's final action is to score 3 VP." % possessive(who(game, seat)))]
         ev += score(game, seat, 3, "the final turn")
         return ev + game._finish_turn(seat)
     if step == 1:
@@ -584,9 +584,9 @@ def describe(game, a) -> str:
     """A solo action or a solo set-up draw in words (menus)."""
     if a["type"] == "solo_draw":
         c = a["colour"]
-        return "%s's set-up draw from the bag: %s %s tile" % (game.seat_name(a["seat"]), "an" if c[0] in "aeiou" else "a", c)
+        return "%s set-up draw from the bag: %s %s tile" % (possessive(game.seat_name(a["seat"])), "an" if c[0] in "aeiou" else "a", c)
     step = a.get("step")
-    return ("%s's final turn (3 VP)" % game.seat_name(game.state["active"]) if step == "final"
+    return ("%s final turn (3 VP)" % possessive(game.seat_name(game.state["active"])) if step == "final"
             else "%s plays step %s by the printed rules" % (game.seat_name(game.state["active"]), step))
 
 
