@@ -26,7 +26,6 @@ import time
 
 import machine
 import micropython
-from array import array
 
 from ringfw.compat import const, tadd, tdiff, TICKS_MASK
 from ringfw import hal

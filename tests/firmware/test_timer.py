@@ -8,8 +8,6 @@ import pytest
 
 from ringfw import timer as T
 from ringfw.compat import TICKS_MASK, tadd
-from ringfw.wire import Encoder
-from ringside.link.frames import encode
 from ringside.sim.board import SimBoard
 from boardtest import capture, cmd, rgb
 
