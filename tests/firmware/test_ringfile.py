@@ -1,0 +1,128 @@
+"""ring.json read into a geometry.Ring (ringfw.ringfile): what a good file gives, what every
+kind of bad file is told, and the calibration written back."""
+import binascii
+import copy
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+from ringfw import geometry, ringfile
+from ringfw.geometry import RingError
+from ringfw.power import brightness_cap
+
+ROOT = Path(__file__).resolve().parents[2]
+RING_JSON = ROOT / "hardware" / "ring.json"
+RING = json.loads(RING_JSON.read_text())
+
+
+def loads(d):
+    return geometry.loads(json.dumps(d).encode())
+
+
+def edited(change):
+    d = copy.deepcopy(RING)
+    change(d)
+    return d
+
+
+def test_the_shipped_ring_reads_into_integer_tables():
+    data = RING_JSON.read_bytes()
+    r = geometry.loads(data)
+    assert r.digest == binascii.crc32(data) & 0xFFFFFFFF
+    assert r.sensor_count == len(RING["sensors"]) == 12
+    for i, s in enumerate(RING["sensors"]):
+        assert r.sensor_angle[i] == round(s["angle_deg"] * 100) % 36000
+        assert r.view_min[i] == round(s["view_deg"][0] * 100)
+        assert r.sensor_address[i] == s["i2c_address"] and r.xshut_pin[i] == s["xshut_pin"]
+    assert r.led_cap == brightness_cap(RING)
+    assert r.side_names == sorted(RING["sides"])
+    darts = r.side("darts")
+    want = [str(sp.get("id", sp["label"])) for sp in RING["sides"]["darts"]["spaces"]]
+    assert darts.ids.split(b" ") == [w.encode() for w in want]       # a word list
+    ww = r.side("wildwest")
+    assert ww.labels.split(b"\n")[5] == b"Money bag"                  # labels keep their spaces
+    assert darts.index_of("7") == want.index("7")
+
+
+def test_reading_from_a_file_gives_the_same_ring(tmp_path):
+    p = tmp_path / "ring.json"
+    p.write_bytes(RING_JSON.read_bytes())
+    a, b = geometry.load(str(p)), geometry.loads(RING_JSON.read_bytes())
+    assert a.digest == b.digest and bytes(a.offset_table) == bytes(b.offset_table)
+
+
+@pytest.mark.parametrize("change, words", [
+    (lambda d: d.pop("track"), "missing 'track'"),
+    (lambda d: d["sensors"].clear(), "lists no sensors"),
+    (lambda d: d["sensors"][0].update(aim="up"), "sensor 0: aim must be 'ccw' or 'cw'"),
+    (lambda d: d["sensors"][1].update(view_deg=[40, 10]), "sensor 1: view_deg must be 0 < near < far < 90"),
+    (lambda d: d["sensors"][2].update(calibration={"scale": 3.0}), "sensor 2: calibration scale"),
+    (lambda d: d["sensors"][2].update(calibration={"offset_mm": 5000}), "offset_mm must be within -1000..1000"),
+    (lambda d: d["sensors"][3].update(i2c_address=300), "sensor 3: i2c_address must be a 7-bit address"),
+    (lambda d: d["sensors"][4].update(xshut_pin=200), "sensor 4: xshut_pin must be a GPIO number"),
+    (lambda d: d["sides"]["darts"]["spaces"][0].update(id="bull seye"), "space id 'bull seye' must be printable"),
+    (lambda d: d["sides"]["darts"]["spaces"][1].update(id="5"), "space id '5' appears twice"),
+    (lambda d: d["sides"]["darts"]["spaces"][2].update(label="a=b"), "label 'a=b' must be printable"),
+    (lambda d: d["sides"]["darts"]["spaces"][0].update(to_deg=1.0), "must end where"),
+    (lambda d: d["sides"]["darts"].update(start="99"), "start space '99' is not one of its spaces"),
+    (lambda d: d["sides"].update({"two words": d["sides"]["darts"]}), "side name 'two words'"),
+    (lambda d: d["detection"].update(still_ms_tilted=60000), "still_ms and still_ms_tilted"),
+    (lambda d: d["leds"].pop("budget_ma"), "budget_ma"),
+    (lambda d: d["track"].update(radius_mm="wide"), "wrong type"),
+])
+def test_a_bad_ring_json_is_refused_with_the_reason(change, words):
+    with pytest.raises(RingError, match=words.replace("(", r"\(").replace(")", r"\)")):
+        loads(edited(change))
+
+
+def test_not_json_at_all_is_refused(tmp_path):
+    with pytest.raises(RingError, match="not valid JSON"):
+        geometry.loads(b"{ not json")
+    p = tmp_path / "ring.json"
+    p.write_text("[1, 2")
+    with pytest.raises(RingError, match="not valid JSON"):
+        geometry.load(str(p))
+    with pytest.raises(OSError):
+        geometry.load(str(tmp_path / "missing.json"))
+
+
+def test_a_calibration_is_written_back_and_read_again(tmp_path):
+    p = tmp_path / "ring.json"
+    p.write_text(RING_JSON.read_text())
+    r = geometry.load(str(p))
+    r.off16[3] = 40          # 2.5 mm
+    r.scale_q12[3] = 4100
+    which = bytearray(r.sensor_count)
+    which[3] = 1
+    ringfile.save_calibration(str(p), r, which)
+    again = geometry.load(str(p))
+    assert again.off16[3] == 40 and again.scale_q12[3] == 4100
+    assert again.off16[4] == r.off16[4] and not (tmp_path / "ring.json.tmp").exists()
+    d = json.loads(p.read_text())
+    assert d["sensors"][3]["calibration"] == {"offset_mm": 2.5, "scale": 4100 / 4096}
+    assert "calibration" not in d["sensors"][4] or d["sensors"][4] == RING["sensors"][4]
+
+
+def test_dropping_a_module_frees_it_for_good(monkeypatch):
+    # board_rp2040.drop_modules must also remove the package attribute: sys.modules alone
+    # leaves ringfw.ringfile reachable, and its bytecode in the board's heap
+    from ringside.sim.vl53l0x_regs import FakeI2C, fake_modules
+    for name, mod in fake_modules(FakeI2C()).items():
+        monkeypatch.setitem(sys.modules, name, mod)
+    monkeypatch.delitem(sys.modules, "ringfw.board_rp2040", raising=False)
+    import importlib
+    import ringfw
+    board = importlib.import_module("ringfw.board_rp2040")
+    geometry.loads(RING_JSON.read_bytes())           # imports ringfw.ringfile
+    assert "ringfw.ringfile" in sys.modules and hasattr(ringfw, "ringfile")
+    saved = sys.modules["ringfw.ringfile"]
+    try:
+        board.drop_modules(("ringfw.ringfile",))
+        assert "ringfw.ringfile" not in sys.modules and not hasattr(ringfw, "ringfile")
+        assert geometry.loads(RING_JSON.read_bytes()).sensor_count == 12   # loads it again
+    finally:
+        sys.modules["ringfw.ringfile"] = saved
+        ringfw.ringfile = saved
+        sys.modules.pop("ringfw.board_rp2040", None)
