@@ -22,6 +22,7 @@ import copy
 import json
 import marshal
 import random
+from dataclasses import dataclass
 
 CHANCE = "chance"
 SAVE_FORMAT = 1
@@ -35,6 +36,19 @@ class GameError(Exception):
 
 class IllegalAction(GameError):
     """The action is not legal now. Nothing was changed. The message names the state."""
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a game is, declared once by its engine, so the table, the screens and the bots
+    never ask a game its name. Defaults fit a game played off the ring with no chance."""
+    ring_side: str | None = None        # the ring.json side its flicks land on; None = off the ring
+    turn_seconds: int | None = None     # a board-kept timer on timed turns (Doubles: 20); None = untimed
+    chance: str | None = None           # what chance is at a real table: "die", "bag", "shuffle"; None = none
+    chance_prompt: str = ""             # what the table is asked to do: "roll the d4 and enter it"
+    led: str = "spaces"                 # "spaces": paint ring spaces; "picture": a whole-ring picture
+    bot_levels: tuple = ("random",)     # the computer's levels, weakest first; one a beginner can beat
+    default_level: str = "random"       # the level used when none is named
 
 
 def register(cls):
@@ -99,6 +113,7 @@ class Game:
     min_players = 1
     max_players = 1
     default_options: dict = {}
+    capabilities = Capabilities()
 
     def __init__(self, players, seed: int | None = None, options: dict | None = None):
         players = list(players)

@@ -1,0 +1,135 @@
+"""The table contract's presentation half: what every game's `games/<game>/present.py` gives.
+
+The table, the terminal player, the LED painter, the bots and the web page read a game only
+through this contract; none of them branches on a game's name. Each game has one module
+`ringside.games.<game>.present` with three functions:
+
+    picture(game, seat) -> dict     # the table as data, built from game.view(seat) only
+    label(game, seat, action) -> str  # a short label for a legal action, in the rulebook's words
+    led_frame(game) -> dict         # what the LED ring shows now (see LED FRAME below)
+
+and may add `event_text(event) -> str` (default: the event's own "text").
+
+PICTURE (every key present; `check_picture` holds a picture to this):
+
+    {"game": "darts", "title": "Circles: Darts",
+     "status": "Ann to flick clockwise, at least 90 degrees",   # one line of plain words
+     "to_act": [0],                   # seats that may act now ("chance" included)
+     "players": [{"seat": 0, "name": "Ann", "colour": "yellow", "glyph": "A",
+                  "score": 12, "facts": ["3 cubes left"], "to_act": True}],
+     "sections": [ ... ],             # the table itself: typed sections below, in reading order
+     "legend": [{"glyph": "A", "colour": "yellow", "means": "Ann's cube"}],
+     "hidden": ["Bob's hand (3 cards)"],   # what this viewer may not see, in words
+     "result": None | {"winners": ["Ann"], "scores": {"Ann": 30}, "text": "Ann wins with ..."}}
+
+SECTIONS (each a dict with "kind" and "title"; made with the helpers below):
+
+    ring   spaces round the ring: [{"id", "label", "start_deg", "end_deg", "marks", "highlight"}],
+           "marble": {"space": id, "deg": float} or None
+    grid   a board of cells: "columns": [labels], "rows": [{"label", "cells": [cell]}]
+    track  an ordered loop or line of steps (a time wheel, a rondel, a score track):
+           "steps": [{"label", "marks", "highlight"}]
+    table  "header": [str], "rows": [[str]]
+    text   "lines": [str]
+
+A mark or a cell is {"text": str, "seat": int | None, "colour": colour name | None}; a cell
+may add "glyph". Colours are names from COLOUR_RGB, so every screen and the LEDs agree.
+
+LED FRAME:
+
+    {"player": colour name or None,   # the active player's colour round the ring
+     "spaces": {space_id: colour},    # ring spaces to paint (games on the ring)
+     "pulse": space_id or None,       # the space just hit or resolved
+     "pixels": None or [colour per LED, a trailing "*" pulses]}   # a whole-ring picture
+                                      # (The Circle's wheel, Circleville's rondel)
+"""
+from __future__ import annotations
+
+# One palette for every screen and the LED ring: seat i takes SEAT_COLOURS[i].
+SEAT_COLOURS = ("yellow", "blue", "orange", "green", "white")
+COLOUR_RGB = {
+    "yellow": "ffd000", "blue": "0050ff", "orange": "ff5000", "green": "00c040",
+    "white": "ffffff", "red": "ff0000", "purple": "a000ff", "grey": "606070",
+    "graphite": "606070", "black": "000000", "off": "000000",
+}
+SECTION_KINDS = ("ring", "grid", "track", "table", "text")
+PICTURE_KEYS = ("game", "title", "status", "to_act", "players", "sections", "legend", "hidden", "result")
+
+
+def seat_colour(seat: int) -> str:
+    """The colour name of a seat (players keep it for the whole game)."""
+    return SEAT_COLOURS[seat % len(SEAT_COLOURS)]
+
+
+def glyphs(names: list[str]) -> list[str]:
+    """One distinct short glyph per player: the first letter where it is unique, else the
+    first letter and the seat number ("A1", "A2"), so Ann and Amy never share a mark."""
+    firsts = [(n[:1] or "?").upper() for n in names]
+    return [f if firsts.count(f) == 1 else "%s%d" % (f, i + 1) for i, f in enumerate(firsts)]
+
+
+def mark(text: str, seat: int | None = None, colour: str | None = None) -> dict:
+    return {"text": text, "seat": seat, "colour": colour}
+
+
+def ring(title: str, spaces: list[dict], marble: dict | None = None) -> dict:
+    return {"kind": "ring", "title": title, "spaces": spaces, "marble": marble}
+
+
+def ring_space(sid: str, label: str, start_deg: float, end_deg: float, marks=(), highlight=False) -> dict:
+    return {"id": sid, "label": label, "start_deg": start_deg, "end_deg": end_deg,
+            "marks": list(marks), "highlight": bool(highlight)}
+
+
+def grid(title: str, columns: list[str], rows: list[dict]) -> dict:
+    return {"kind": "grid", "title": title, "columns": list(columns), "rows": rows}
+
+
+def track(title: str, steps: list[dict]) -> dict:
+    return {"kind": "track", "title": title, "steps": steps}
+
+
+def step(label: str, marks=(), highlight=False) -> dict:
+    return {"label": label, "marks": list(marks), "highlight": bool(highlight)}
+
+
+def table(title: str, header: list[str], rows: list[list[str]]) -> dict:
+    return {"kind": "table", "title": title, "header": list(header), "rows": [list(r) for r in rows]}
+
+
+def text(title: str, lines: list[str]) -> dict:
+    return {"kind": "text", "title": title, "lines": list(lines)}
+
+
+def led_frame(player: str | None = None, spaces: dict | None = None, pulse: str | None = None,
+              pixels: list | None = None) -> dict:
+    return {"player": player, "spaces": dict(spaces or {}), "pulse": pulse, "pixels": pixels}
+
+
+class PictureError(ValueError):
+    """A presentation module broke the contract; the message names the place."""
+
+
+def check_picture(p: dict) -> dict:
+    """Raise PictureError unless `p` follows the PICTURE and SECTIONS shapes above. Tests run it
+    on every game's picture at every step of random play."""
+    def need(cond, where):
+        if not cond:
+            raise PictureError(where)
+    need(isinstance(p, dict), "a picture is a dict")
+    for k in PICTURE_KEYS:
+        need(k in p, "the picture has no %r" % k)
+    need(isinstance(p["status"], str) and p["status"], "status is a non-empty line")
+    for pl in p["players"]:
+        for k in ("seat", "name", "colour", "glyph", "score", "facts", "to_act"):
+            need(k in pl, "player %r has no %r" % (pl.get("name"), k))
+        need(pl["colour"] in COLOUR_RGB, "player colour %r is not a palette name" % pl["colour"])
+    for s in p["sections"]:
+        need(isinstance(s, dict) and s.get("kind") in SECTION_KINDS, "section kind %r" % (s.get("kind") if isinstance(s, dict) else s))
+        need("title" in s, "a %s section has no title" % s["kind"])
+        body = {"ring": "spaces", "grid": "rows", "track": "steps", "table": "rows", "text": "lines"}[s["kind"]]
+        need(isinstance(s.get(body), list), "a %s section has no %s list" % (s["kind"], body))
+    for e in p["legend"]:
+        need("glyph" in e and "means" in e, "a legend entry needs glyph and means")
+    need(all(isinstance(h, str) for h in p["hidden"]), "hidden is a list of words")
+    return p
