@@ -286,11 +286,18 @@ class WildWest(Game):
         s = self.state
         n = len(self.players)
         ev = []
-        for p in cc.clockwise_from(s["active"], n):
-            back = M.settle(s["purse"][p], s["reserve"], self.data["ruby_limit"])
-            if back:
-                ev.append(event("ruby_limit", "%s may hold only %d rubies: money worth %d silver goes back to the "
-                                "reserve" % (self.seat_name(p), self.data["ruby_limit"], back), seat=p, worth=back))
+        # A player settled later can put gold or rubies back into the reserve (trading up, or
+        # the ruby limit), which lets one settled earlier trade up after all: repeat the pass
+        # until nothing changes. It ends: every change leaves fewer discs in the purses.
+        changed = True
+        while changed:
+            before = [dict(x) for x in s["purse"]]
+            for p in cc.clockwise_from(s["active"], n):
+                back = M.settle(s["purse"][p], s["reserve"], self.data["ruby_limit"])
+                if back:
+                    ev.append(event("ruby_limit", "%s may hold only %d rubies: money worth %d silver goes back to the "
+                                    "reserve" % (self.seat_name(p), self.data["ruby_limit"], back), seat=p, worth=back))
+            changed = s["purse"] != before
         return ev
 
     # --- the flick ---
