@@ -730,6 +730,8 @@ class Circle(Game):
             ev.append(event("allow", "%s lets %s act" % (self.players[seat], pd["card"])))
             return ev
         s["players"][seat]["marker"] = False
+        # "In the next turn it may be re-activated": the cancel's turn counts like an activation's
+        s["players"][seat]["marker_turn"] = s["turn"]
         ev.append(event("cancel", "%s orders homeland spy %s to cancel the action; the %s marker turns passive"
                         % (self.players[seat], pd["card"], s["players"][seat]["agency"]), seat=seat, card=pd["card"]))
         s["pending"] = None
@@ -1124,6 +1126,14 @@ class Circle(Game):
                               "colour": "grey" if e["owner"] is None else PIECE_COLOURS[e["owner"]],
                               "rec": dict(e["rec"]) if e["rec"] else None})
             wheel.append({"number": i + 1, "spies": spies})
+        if s["p3"]:
+            # phase 3: the spies that reached 8 wait beside it (innermost first) until they are
+            # hired or returned; they are public, so the view (and the LED wheel) shows them there
+            wheel[7]["spies"][:0] = [{"card": e["card"], "owner": e["owner"],
+                                      "colour": "grey" if e["owner"] is None else PIECE_COLOURS[e["owner"]],
+                                      "rec": dict(e["rec"]) if e["rec"] else None}
+                                     for e in s["p3"]["queue"]]
+        warp = s["p3"]["warp_after"] if s["p3"] else None
         players = []
         for p, pl in enumerate(s["players"]):
             players.append({"name": self.players[p], "seat": p, "colour": PIECE_COLOURS[p],
@@ -1147,6 +1157,10 @@ class Circle(Game):
             "phase1": dict(s["p1"]) if s["p1"] and s["phase"] == "p1" else None,
             "pending": {k: s["pending"][k] for k in ("card", "seat", "type", "picks")} if s["pending"] else None,
             "auction": dict(s["auction"]) if s["auction"] else None,
+            # the Time Warp spy whose second turn of the wheel is being resolved (it goes on the
+            # wheel when that is over)
+            "time_warp": {"card": warp["card"], "owner": warp["owner"], "colour": PIECE_COLOURS[warp["owner"]]}
+            if warp else None,
             "result": self.result,
         }
 
