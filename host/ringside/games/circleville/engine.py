@@ -1243,14 +1243,17 @@ class Circleville(Game):
     def town_stuck(self) -> bool:
         """True when no section can ever be finished: every supply is empty (cubes come back only
         when a section is finished) and every unfinished section needs more cubes than all the
-        cubes on red and blue squares elsewhere, the only ones a player may pull back."""
+        cubes on red and blue squares elsewhere, the only ones a player may pull back (a solo
+        player's never are)."""
         S = self.S
         if any(p["supply"] > 0 for p in S["players"]):
             return False
         open_ = [n for n in range(1, 21) if not self._sec(n)["done"]]
         if not open_:
             return False
-        roads = {n: len(self._sec(n)["red"]) + len(self._sec(n)["blue"]) for n in open_}
+        # a solo player never pulls cubes back (circleville-solo.md): its road cubes stay put
+        roads = {n: sum(1 for seat in self._sec(n)["red"] + self._sec(n)["blue"] if seat not in self.solo_players)
+                 for n in open_}
         total = sum(roads.values())
         return all(self.remaining_work(n) > total - roads[n] for n in open_)
 
