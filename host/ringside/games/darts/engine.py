@@ -145,9 +145,15 @@ class Darts(Game):
         if not f.landed:
             return ("off",)
         f = self._scored(f)
-        if f.steps < self.min_steps:
+        if not self._reaches_opposing(f):
             return ("short",)
         return ("valid", f.space)
+
+    def _reaches_opposing(self, f) -> bool:
+        """"The ball must at least reach the opposing space": half the ring's spaces or more in
+        its direction, full laps counted (docs/rules/darts.md reading 6). The one statement of
+        the rule: the legal actions and the turn both ask it."""
+        return f.steps >= self.min_steps
 
     def _movable(self):
         """(space, colour) of every cube the Lucky 7 may move: all but the one just placed."""
@@ -247,7 +253,7 @@ class Darts(Game):
         if not f.landed:
             s["marble"] = self.start   # "place the ball back onto the ring, next to the 7"
             ev.append(self._set_aside(seat, "the marble left the ring (it goes back next to the %s)" % self.start))
-        elif f.steps < self.min_steps:
+        elif not self._reaches_opposing(f):
             s["marble"] = f.space
             ev.append(self._set_aside(seat, "the marble stopped on %s, %d space%s on: short of the opposing space"
                                       % (f.space, f.steps, "" if f.steps == 1 else "s")))
