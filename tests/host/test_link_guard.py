@@ -126,3 +126,12 @@ def test_the_guard_types_fields_by_message():
     # a newer board's extra field and a newer event pass, typed by the general rule
     assert check("hb", {"up": "1", "temp": "31"}) == {"up": 1, "temp": 31}
     assert check("quantum_event", {"spin": "up", "n": "3"}) == {"spin": "up", "n": 3}
+
+
+def test_a_command_the_board_would_refuse_is_not_sent(board):
+    """Issue 17 item 5, at the link: 17 fields never leave the host."""
+    with Link(board.path, ring=None) as link:
+        with pytest.raises(LinkError, match="cannot send paint: paint has 17 fields"):
+            link.command("paint", c="red", **{"k%d" % i: i for i in range(16)})
+        assert link.ping() < 0.5
+        assert [k for k, _ in board.received if k == "paint"] == []
