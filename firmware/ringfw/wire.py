@@ -124,11 +124,15 @@ def _tok_byte(ch):
 
 
 class Encoder:
-    """Builds frames in a buffer allocated once. begin(), then fields, then end() -> length."""
+    """Builds frames in a buffer allocated once. begin(), then fields, then end() -> length.
+
+    A frame the decoder would refuse is never sent: one longer than MAX_FRAME or with more
+    than MAX_FIELDS fields overflows, and end() drops it (returns 0)."""
 
     def __init__(self):
         self.buf = bytearray(MAX_FRAME + 16)
         self.n = 0
+        self.nf = 0
         self.seq = 0
         self.overflow = False
 
@@ -162,6 +166,7 @@ class Encoder:
     def begin(self, kind):
         """Start a frame of type `kind` (bytes) with the next sequence number."""
         self.n = 0
+        self.nf = 0
         self.overflow = False
         self.seq = (self.seq + 1) & 0xFFFF
         self._put(64)  # '@'
@@ -170,12 +175,14 @@ class Encoder:
         self._bytes(kind)
 
     def int(self, key, value):
+        self.nf += 1
         self._put(32)
         self._bytes(key)
         self._put(61)  # '='
         self._int(value)
 
     def tok(self, key, value):
+        self.nf += 1
         self._put(32)
         self._bytes(key)
         self._put(61)
@@ -183,6 +190,7 @@ class Encoder:
 
     def tok_from(self, key, buf, start, end):
         """A token copied from buf[start:end] (e.g. a received frame), without slicing."""
+        self.nf += 1
         self._put(32)
         self._bytes(key)
         self._put(61)
@@ -191,6 +199,7 @@ class Encoder:
 
     def word(self, key, words, k, sep=32):
         """key=<word k of the word list words> (words separated by the byte sep)."""
+        self.nf += 1
         self._put(32)
         self._bytes(key)
         self._put(61)
@@ -205,8 +214,9 @@ class Encoder:
             i += 1
 
     def end(self):
-        """Close the frame; returns its length (0 if it overflowed and was dropped)."""
-        if self.overflow:
+        """Close the frame; returns its length (0 if it overflowed and was dropped: too long,
+        or more than MAX_FIELDS fields)."""
+        if self.overflow or self.nf > MAX_FIELDS:
             return 0
         n = self.n
         buf = self.buf

@@ -13,7 +13,7 @@ from hypothesis import given, settings, strategies as st
 
 from ringfw import wire
 from ringfw.wire import MAX_FRAME, Encoder, Frame, crc32_into
-from ringside.link.frames import StreamReader, WireError, encode, parse
+from ringside.link.frames import EncodeError, StreamReader, WireError, encode, parse
 from ringside.sim.board import SimBoard
 
 BANNER = (b"MicroPython v1.22.2 on 2024-02-22; Raspberry Pi Pico with RP2040\r\n"
@@ -86,6 +86,51 @@ def test_encoder_refuses_frames_over_the_bound():
 def test_encoder_refuses_values_that_are_not_tokens(value):
     with pytest.raises(WireError, match="not a token"):
         frame("paint", c=value)
+
+
+def test_encoder_refuses_seventeen_fields_the_decoder_would_refuse():
+    """Issue 17 item 5: 17 fields made a frame the decoder refuses (too_many_fields)."""
+    e = Encoder()
+    sixteen = {"k%d" % i: i for i in range(wire.MAX_FIELDS)}
+    assert parse(encode(e, "x", sixteen)[:-1])[2] == sixteen
+    seq = e.seq
+    with pytest.raises(EncodeError, match="x has 17 fields; a frame holds at most 16") as err:
+        encode(e, "x", dict(sixteen, k16=16))
+    assert err.value.why == "too_many_fields"
+    assert e.seq == seq          # nothing was begun: no frame number spent on it
+
+
+@pytest.mark.parametrize("kind, fields, why", [
+    ("x", {"k%d" % i: "v" * 10 for i in range(15)}, "frame_too_long"),
+    ("", {}, "bad_message_type"),
+    ("two words", {}, "bad_message_type"),
+    ("x", {"": 1}, "bad_field"),
+    ("x", {"a=b": 1}, "bad_field"),
+    ("x", {"k": "a b"}, "bad_value"),
+    ("x", {"k": 10 ** 9}, "bad_value"),
+    ("x", {"k": -10 ** 9}, "bad_value"),
+    ("x", {"k": 1.5}, "bad_value"),
+    ("x", {"k": None}, "bad_value"),
+    ("x", {"k": b"bytes"}, "bad_value"),
+])
+def test_encoder_refusals_carry_the_decoders_reason(kind, fields, why):
+    with pytest.raises(EncodeError) as err:
+        encode(Encoder(), kind, fields)
+    assert err.value.why == why
+    assert isinstance(err.value, WireError)
+
+
+def test_the_boards_encoder_drops_a_frame_with_too_many_fields():
+    e = Encoder()
+    e.begin(b"x")
+    for i in range(wire.MAX_FIELDS):
+        e.int(b"k", i)
+    n = e.end()
+    assert n and Frame().decode(e.buf, n - 1) == wire.E_TWICE   # (the same key: the count is ok)
+    e.begin(b"x")
+    for i in range(wire.MAX_FIELDS + 1):
+        e.tok(b"k%d" % i if i < 10 else b"j%d" % i, b"v")
+    assert e.end() == 0
 
 
 # ----- bad input: the decoder names what is wrong -----

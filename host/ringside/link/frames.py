@@ -92,31 +92,60 @@ def _value(v):
     return v.decode()
 
 
+class EncodeError(WireError):
+    """A frame the host was about to send that the board's decoder would refuse. `why` is
+    the decoder's reason token (docs/protocol.md, Frames): too_many_fields,
+    frame_too_long, bad_message_type, bad_field or bad_value."""
+
+    def __init__(self, why, message):
+        super().__init__(message)
+        self.why = why
+
+
 def encode(enc, kind, fields):
-    """Build a frame from a dict with a wire.Encoder (its next sequence number); returns bytes."""
-    kb = kind.encode()
+    """Build a frame from a dict with a wire.Encoder (its next sequence number); returns bytes.
+
+    Refuses, with EncodeError, what the receiving decoder would refuse, before anything is
+    written: more than MAX_FIELDS fields, a type or key that is not a token, a value that is
+    neither a whole number (|v| < 10**9: the board's small ints) nor a token, and a frame
+    longer than MAX_FRAME bytes. Only whole frames leave the sender."""
+    kb = kind.encode() if isinstance(kind, str) else b""
     if not kb or not _valid_token(kb):
-        raise WireError("message type %r is not a token" % (kind,))
-    enc.begin(kb)
+        raise EncodeError("bad_message_type", "message type %r is not a token" % (kind,))
+    if len(fields) > wire.MAX_FIELDS:
+        raise EncodeError("too_many_fields", "%s has %d fields; a frame holds at most %d" % (
+            kind, len(fields), wire.MAX_FIELDS))
+    items = []
     for k in fields:
         v = fields[k]
-        kk = k.encode()
+        kk = k.encode() if isinstance(k, str) else b""
         if not kk or not _valid_token(kk):
-            raise WireError("field name %r is not a token" % (k,))
+            raise EncodeError("bad_field", "field name %r is not a token" % (k,))
         if isinstance(v, bool):
             v = int(v)
         if isinstance(v, int):
-            if abs(v) >= 1000000000:
-                raise WireError("value for %s is too large: %d" % (k, v))
+            if not -1000000000 < v < 1000000000:
+                raise EncodeError("bad_value", "value for %s is too large: %d (at most 9 digits)"
+                                  % (k, v))
+            items.append((kk, v))
+        elif isinstance(v, str):
+            t = v.encode()
+            if not _valid_token(t):
+                raise EncodeError("bad_value", "value for %s is not a token: %r" % (k, v))
+            items.append((kk, t))
+        else:
+            raise EncodeError("bad_value", "value for %s is neither a whole number nor a token: "
+                              "%r" % (k, v))
+    enc.begin(kb)
+    for kk, v in items:
+        if isinstance(v, int):
             enc.int(kk, v)
         else:
-            t = str(v).encode()
-            if not _valid_token(t):
-                raise WireError("value for %s is not a token: %r" % (k, v))
-            enc.tok(kk, t)
+            enc.tok(kk, v)
     n = enc.end()
     if n == 0:
-        raise WireError("frame too long")
+        raise EncodeError("frame_too_long", "%s is too long for a frame (over %d bytes)" % (
+            kind, MAX_FRAME))
     return bytes(enc.buf[:n])
 
 

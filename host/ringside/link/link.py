@@ -16,6 +16,7 @@ raise LinkError with the board's reason. Times are seconds unless a name says ms
 """
 from __future__ import annotations
 
+import collections
 import queue
 import threading
 import time
@@ -25,7 +26,7 @@ from pathlib import Path
 from ringfw.ringfile import digest_of
 from ringfw.wire import PROTOCOL, Encoder
 
-from ringside.link import messages
+from ringside.link import guard, messages
 from ringside.link.errors import LinkError
 from ringside.link.frames import StreamReader, WireError, encode, parse
 from ringside.link.ports import PortInfo, available, find_picos, open_port, usb_serial_of
@@ -39,6 +40,7 @@ HANDSHAKE_TIMEOUT_S = 3.0
 RETRY_S = 0.1            # how often the keeper looks for the board again
 MISSING_WAIT_S = 0.5     # how long open() waits for a named port that does not exist (yet)
 _EVENT_QUEUE = 10000
+_MAX_READER_RESTARTS = 5  # a reader that keeps ending has a bug: stay down and say why
 
 _DEFAULT = object()
 
@@ -121,7 +123,13 @@ class Link:
         self.port_name: str | None = None     # the device in use
         self.stats = {"frames": 0, "bad_frames": 0, "noise_bytes": 0, "partial_frames": 0,
                       "overlong_lines": 0, "frames_missed": 0, "events_dropped": 0,
-                      "reconnects": 0, "resets": 0, "garbled": 0}
+                      "reconnects": 0, "resets": 0, "garbled": 0, "refused_frames": 0,
+                      "reader_errors": 0, "reader_restarts": 0}
+        # the last frames the guard refused: (time, type, reason)
+        self.refusals: collections.deque = collections.deque(maxlen=50)
+        self._hello_refused: str | None = None
+        self._reader_alive = False
+        self._reader_thread: threading.Thread | None = None
         self._usb_serial: str | None = None
         self._ser = None
         self._reader = StreamReader()
@@ -147,9 +155,7 @@ class Link:
         if self._threads:
             return self
         self._closing = False
-        t = threading.Thread(target=self._read_loop, name="ringside-link-reader", daemon=True)
-        t.start()
-        self._threads.append(t)
+        self._start_reader()
         try:
             self._connect(initial=True)
         except BaseException:
@@ -189,7 +195,7 @@ class Link:
 
     @property
     def connected(self) -> bool:
-        return self._ser is not None and not self._handshaking
+        return self._ser is not None and not self._handshaking and self._reader_alive
 
     def wait_connected(self, timeout: float) -> bool:
         """Wait until the link is up (after a loss); True if it is."""
@@ -525,6 +531,12 @@ class Link:
             self._wake.clear()
             if self._closing:
                 return
+            if not self._reader_alive:
+                if self.stats["reader_restarts"] >= _MAX_READER_RESTARTS:
+                    continue
+                self.stats["reader_restarts"] += 1
+                self._threads = [t for t in self._threads if t.is_alive()]
+                self._start_reader()
             if self._ser is None:
                 if not self.reconnect or self._closing:
                     continue
@@ -564,22 +576,63 @@ class Link:
 
     # ----- the reader thread -----
     def _read_loop(self) -> None:
-        while not self._closing:
+        """The reader thread. Nothing a board sends can end it: every frame passes the guard
+        (_take), and any other failure drops the port and goes on. Should the thread end all
+        the same, link_lost is raised at once and the keeper starts a new reader."""
+        why = "it stopped"
+        try:
+            while not self._closing:
+                ser = self._ser
+                if ser is None:
+                    self._wake.wait(0.02)
+                    continue
+                try:
+                    data = ser.read(max(1, ser.in_waiting))
+                except Exception as e:
+                    self._drop(ser, "the port failed (%s)" % (str(e) or type(e).__name__))
+                    continue
+                now = time.monotonic()
+                if data:
+                    self._last_rx = now
+                    try:
+                        self._feed(data, now)
+                    except Exception as e:  # not a frame's fault (the guard has those): a bug
+                        self.stats["reader_errors"] += 1
+                        self._drop(ser, "reading the board's bytes failed (%s: %s)" % (
+                            type(e).__name__, e))
+                elif now - self._last_rx > self.silence_s:
+                    self._drop(ser, "no word from the board for %.1f s" % (now - self._last_rx))
+        except BaseException as e:  # noqa: B036 - whatever ends the thread is reported
+            why = "%s%s" % (type(e).__name__, ": %s" % e if str(e) else "")
+        finally:
+            if not self._closing:
+                self._reader_ended(why)
+
+    def _reader_ended(self, why: str) -> None:
+        """The reader thread is ending: nothing is read any more, so the link is down now."""
+        self._reader_alive = False
+        why = "the link's reader stopped (%s)" % why
+        with self._wlock:
             ser = self._ser
-            if ser is None:
-                self._wake.wait(0.02)
-                continue
+            self._ser = None
+        if ser is not None:
             try:
-                data = ser.read(max(1, ser.in_waiting))
-            except Exception as e:
-                self._drop(ser, "the port failed (%s)" % (str(e) or type(e).__name__))
-                continue
-            now = time.monotonic()
-            if data:
-                self._last_rx = now
-                self._feed(data, now)
-            elif now - self._last_rx > self.silence_s:
-                self._drop(ser, "no word from the board for %.1f s" % (now - self._last_rx))
+                ser.close()
+            except Exception:
+                pass
+        self._fail_pending(why)
+        if self._down_since is None:
+            self._down_since = time.monotonic()
+        self._down_why = why
+        self._emit("link_lost", {"why": why, "port": self.port_name})
+        self._wake.set()
+
+    def _start_reader(self) -> None:
+        self._reader_alive = True
+        t = threading.Thread(target=self._read_loop, name="ringside-link-reader", daemon=True)
+        self._reader_thread = t
+        t.start()
+        self._threads.append(t)
 
     def _drop(self, ser, why: str) -> None:
         with self._wlock:
@@ -611,17 +664,37 @@ class Link:
         self.stats["partial_frames"] += rd.partial - before[1]
         self.stats["overlong_lines"] += rd.overlong - before[2]
         for line in lines:
-            try:
-                seq, kind, raw = parse(line, raw=True)
-            except WireError:
-                self.stats["bad_frames"] += 1
-                continue
-            fields = messages.typed(raw)
-            self.stats["frames"] += 1
-            if self._next_seq is not None and seq != self._next_seq and kind != "hello":
-                self.stats["frames_missed"] += (seq - self._next_seq) & 0xFFFF
-            self._next_seq = (seq + 1) & 0xFFFF
+            self._take(line, now)
+
+    def _take(self, line: bytes, now: float) -> None:
+        """The guard: one complete line from the board, checked, typed and handled. A line
+        that is not a frame is counted (bad_frames); a frame whose fields the host cannot
+        use, or whose handling fails, is refused with its reason (refused_frames,
+        refusals); neither ever reaches past here."""
+        try:
+            seq, kind, raw = parse(line, raw=True)
+        except WireError:
+            self.stats["bad_frames"] += 1
+            return
+        self.stats["frames"] += 1
+        if self._next_seq is not None and seq != self._next_seq and kind != "hello":
+            self.stats["frames_missed"] += (seq - self._next_seq) & 0xFFFF
+        self._next_seq = (seq + 1) & 0xFFFF
+        try:
+            fields = guard.check(kind, raw)
+        except guard.FrameRefused as e:
+            self._refuse(kind, str(e), now)
+            return
+        try:
             self._dispatch(seq, kind, fields, now)
+        except Exception as e:
+            self._refuse(kind, "handling it failed (%s: %s)" % (type(e).__name__, e), now)
+
+    def _refuse(self, kind: str, why: str, now: float) -> None:
+        self.stats["refused_frames"] += 1
+        self.refusals.append((now, kind, why))
+        if kind == "hello":
+            self._hello_refused = why
 
     def _dispatch(self, seq: int, kind: str, fields: dict, now: float) -> None:
         if kind == "ack" or kind == "nack":

@@ -10,7 +10,7 @@ import re
 
 # fields whose value is a name, never a number
 TOKEN_FIELDS = frozenset({"sp", "alt", "side", "fw", "ring", "why", "what", "arg",
-                          "name", "label", "c", "host"})
+                          "name", "label", "c", "host", "uid"})
 
 _INT = re.compile(r"-?[0-9]{1,9}\Z")
 
