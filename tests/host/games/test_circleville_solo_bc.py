@@ -209,9 +209,9 @@ def test_bertha_structure_priority_razes_in_her_order():
     ev = step(g)
     # section 19 (golden and brown) is the highest of quadrant 4 with structures; her priority
     # silver, brown, natural, golden razes the brown first; they join the queue in that order
-    razes = [e["text"] for e in ev if e["type"] == "raze"]
-    assert razes == ["Bertha razes a brown structure in section 19; it joins the queue.",
-                     "Bertha razes a golden structure in section 19; it joins the queue."]
+    razes = [(e["seat"], e["structure"], e["section"]) for e in ev if e["type"] == "raze"]
+    assert razes == [(1, "brown", 19), (1, "golden", 19)]
+    assert "Bertha razes a brown structure in section 19; it joins the queue." in [e["text"] for e in ev]
     assert g.state["queue"][-2:] == ["brown", "golden"]
 
 

@@ -151,7 +151,7 @@ def test_denzel_lowest_numbered_available_section_and_brown_first():
     to_step(g, 7)                                    # orange space, orange on top: three razes in quadrant 3
     ev = step(g)
     assert "in section 13, the lowest-numbered section of quadrant 3 where it can be done" in text(ev)
-    kinds = [e["text"].split("razes a ")[1].split(" ")[0] for e in ev if e["type"] == "raze"]
+    kinds = [e["structure"] for e in ev if e["type"] == "raze"]
     assert kinds == ["brown", "natural", "brown"]      # 13: brown then natural; then 14: brown
     assert [e["section"] for e in ev if e["type"] == "solo" and "section" in e] == [13, 13, 14]
 
@@ -376,8 +376,7 @@ def test_katherine_column_gives_four_actions_from_the_nearest_cell_outward():
     stacks(g)
     to_step(g, 0)
     ev = step(g)
-    acts = [e["text"].split(": ")[1].split(" at level")[0] for e in ev
-            if e["type"] == "solo" and "at level 1" in e["text"]]
+    acts = [e["action"] for e in ev if e["type"] == "solo" and e.get("level") == 1]
     assert acts == ["orange", "red", "green", "blue"]     # from the bottom cell up
     assert sec(g, 9)["red"] == [D, D] and sec(g, 9)["blue"] == [D, D]
     assert vp(ev) == 0

@@ -194,7 +194,7 @@ class Circle(Game):
         self.state["players"][p]["ready"].remove(cid)
         g = self.state["guard_on"].pop(cid, None)
         if g is not None:
-            ev.append(event("guard", "the bodyguard %s on %s has nothing left to guard" % (g["card"], cid)))
+            ev.append(event("guard", "the bodyguard %s on %s has nothing left to guard" % (g["card"], cid), card=g["card"], guarded=cid, owner=g["owner"]))
             self._place_on_wheel(g["card"], g["owner"], ev)
         return p
 
@@ -383,14 +383,14 @@ class Circle(Game):
         if s["phase"] == "p1":
             s["phase"] = "p2"
             s["actor"] = s["order"][0]
-            ev.append(event("phase", "phase 2: actions, infiltration"))
+            ev.append(event("phase", "phase 2: actions, infiltration", phase="p2"))
         elif s["phase"] == "p2":
             if self._players_win(ev):
                 return
             s["phase"] = "p3"
             s["actor"] = None
             s["p3"] = {"stage": "turn", "queue": [], "warp_idx": 0, "warp_after": None}
-            ev.append(event("phase", "phase 3: the time wheel turns, spies are hired"))
+            ev.append(event("phase", "phase 3: the time wheel turns, spies are hired", phase="p3"))
 
     # ----- phase 1 -----
     def _begin_p1(self, p, ev):
@@ -686,14 +686,14 @@ class Circle(Game):
                 g = s["guard_on"].get(tcid)
                 if g is not None:
                     del s["guard_on"][tcid]
-                    ev.append(event("guard", "the bodyguard %s on %s repels the attack" % (g["card"], tcid)))
+                    ev.append(event("guard", "the bodyguard %s on %s repels the attack" % (g["card"], tcid), card=g["card"], guarded=tcid, owner=g["owner"], repelled=True))
                     self._place_on_wheel(g["card"], g["owner"], ev)
                     pd["failed"] = True
                     break
                 gh = self._guard_holder(tcid)
                 if gh is not None:
                     s["players"][gh]["guards"].remove(tcid)
-                    ev.append(event("guard", "the bodyguard %s is attacked himself and repels it" % tcid))
+                    ev.append(event("guard", "the bodyguard %s is attacked himself and repels it" % tcid, card=tcid, owner=gh, repelled=True))
                     self._place_on_wheel(tcid, gh, ev)
                     pd["failed"] = True
                     break
@@ -727,7 +727,7 @@ class Circle(Game):
         ev = []
         if a["type"] == "allow":
             pd["stage"] = "guard"
-            ev.append(event("allow", "%s lets %s act" % (self.players[seat], pd["card"])))
+            ev.append(event("allow", "%s lets %s act" % (self.players[seat], pd["card"]), seat=seat, card=pd["card"]))
             return ev
         s["players"][seat]["marker"] = False
         # "In the next turn it may be re-activated": the cancel's turn counts like an activation's
@@ -755,10 +755,10 @@ class Circle(Game):
         ev = []
         if a["type"] == "allow":
             pd["targets"].pop(0)
-            ev.append(event("allow", "%s does not repel the attack" % self.players[seat]))
+            ev.append(event("allow", "%s does not repel the attack" % self.players[seat], seat=seat, card=pd["card"]))
             return ev
         s["players"][seat]["guards"].remove(a["guard"])
-        ev.append(event("guard", "%s bodyguard %s repels the attack" % (possessive(self.players[seat]), a["guard"])))
+        ev.append(event("guard", "%s bodyguard %s repels the attack" % (possessive(self.players[seat]), a["guard"]), seat=seat, card=a["guard"], repelled=True))
         self._place_on_wheel(a["guard"], seat, ev)
         pd["failed"] = True
         return ev
@@ -772,7 +772,7 @@ class Circle(Game):
         if pd["ctx"] == "auction":
             s["auction"]["bonus"] = self._count(cid)
             s["auction"]["spy_done"] = True
-            ev.append(event("auction_spy", "%s spy %s brings %d secrets of his own" % (possessive(who), cid, self._count(cid))))
+            ev.append(event("auction_spy", "%s spy %s brings %d secrets of his own" % (possessive(who), cid, self._count(cid)), seat=seat, card=cid, n=self._count(cid)))
             self._leave_ready(cid, ev)
             self._place_on_wheel(cid, seat, ev)
             return
@@ -780,7 +780,7 @@ class Circle(Game):
             self._leave_ready(cid, ev)
             s["p3"]["warp_after"] = {"card": cid, "owner": seat}
             s["p3"]["stage"] = "turn"
-            ev.append(event("warp", "%s spy %s does the time warp: the wheel turns again" % (possessive(who), cid)))
+            ev.append(event("warp", "%s spy %s does the time warp: the wheel turns again" % (possessive(who), cid), seat=seat, card=cid))
             return
         picks = pd["picks"]
         self._leave_ready(cid, ev)
@@ -790,18 +790,18 @@ class Circle(Game):
         elif t == "int_gain":
             for pk in picks:
                 p, d = pk["seat"], COLOURS.index(pk["division"])
-                ev.append(event("gain", "%s gives %s a secret in %s" % (who, self.players[p], pk["division"])))
+                ev.append(event("gain", "%s gives %s a secret in %s" % (who, self.players[p], pk["division"]), seat=seat, target=p, division=pk["division"]))
                 self._add_secret(p, d, ev)
         elif t == "int_destroy":
             for pk in picks:
                 p, d = pk["seat"], COLOURS.index(pk["division"])
                 s["players"][p]["secrets"][d] -= 1
-                ev.append(event("destroy", "%s destroys a secret of %s in %s" % (who, self.players[p], pk["division"])))
+                ev.append(event("destroy", "%s destroys a secret of %s in %s" % (who, self.players[p], pk["division"]), seat=seat, target=p, division=pk["division"]))
         elif t == "int_attack":
             v = picks[0]["seat"]
             s["players"][v]["front"].append({"card": cid, "owner": seat, "kind": "attack", "turn": s["turn"] + 1})
             ev.append(event("attack", "%s places %s before %s: fewer new secrets next phase 1"
-                            % (who, cid, self.players[v])))
+                            % (who, cid, self.players[v]), seat=seat, card=cid, target=v))
             to_wheel = False
         elif t in ("sup_gain", "sup_lose"):
             sign = -1 if t == "sup_gain" else 1
@@ -809,32 +809,32 @@ class Circle(Game):
                 i, j = self._find_wheel(pk["card"])
                 e = s["wheel"][i].pop(j)
                 s["wheel"][i + sign].append(e)
-                ev.append(event("move", "%s moves %s from %d to %d on the wheel" % (who, pk["card"], i + 1, i + 1 + sign)))
+                ev.append(event("move", "%s moves %s from %d to %d on the wheel" % (who, pk["card"], i + 1, i + 1 + sign), seat=seat, card=pk["card"], from_number=i + 1, to_number=i + 1 + sign))
         elif t == "sup_infiltrate":
             s["players"][seat]["allowed"] += 1
-            ev.append(event("allow_infiltration", "%s may infiltrate one more spy this turn" % who))
+            ev.append(event("allow_infiltration", "%s may infiltrate one more spy this turn" % who, seat=seat, allowed=s["players"][seat]["allowed"]))
         elif t in ("rec_division", "rec_neutral"):
             i, j = self._find_wheel(picks[0]["card"])
             s["wheel"][i][j]["rec"] = {"card": cid, "owner": seat, "kind": t}
-            ev.append(event("recruit", "%s places %s at %s" % (who, cid, picks[0]["card"])))
+            ev.append(event("recruit", "%s places %s at %s" % (who, cid, picks[0]["card"]), seat=seat, card=cid, target_card=picks[0]["card"]))
             to_wheel = False
         elif t == "rec_quit":
             i, j = self._find_wheel(picks[0]["card"])
             old = s["wheel"][i][j]["owner"]
             s["wheel"][i][j]["owner"] = None
-            ev.append(event("quit", "%s removes %s piece from %s" % (who, possessive(self.players[old]), picks[0]["card"])))
+            ev.append(event("quit", "%s removes %s piece from %s" % (who, possessive(self.players[old]), picks[0]["card"]), seat=seat, target=old, target_card=picks[0]["card"]))
         elif t == "rec_guard":
             if picks[0].get("front"):
                 s["players"][seat]["guards"].append(cid)
-                ev.append(event("guard", "%s places bodyguard %s in front of himself" % (who, cid)))
+                ev.append(event("guard", "%s places bodyguard %s in front of himself" % (who, cid), seat=seat, card=cid, front=True))
             else:
                 s["guard_on"][picks[0]["card"]] = {"card": cid, "owner": seat}
-                ev.append(event("guard", "%s places bodyguard %s at %s" % (who, cid, picks[0]["card"])))
+                ev.append(event("guard", "%s places bodyguard %s at %s" % (who, cid, picks[0]["card"]), seat=seat, card=cid, guarded=picks[0]["card"]))
             to_wheel = False
         elif t == "ops_capture":
             s["players"][seat]["vp"] += 1
             s["circle"] += 1
-            ev.append(event("capture", "%s captures a Circle member: +1 VP, the Circle +1" % who))
+            ev.append(event("capture", "%s captures a Circle member: +1 VP, the Circle +1" % who, seat=seat, vp=s["players"][seat]["vp"], circle_vp=s["circle"]))
         elif t == "ops_remove":
             c = picks[0]["card"]
             if self._holder(c) is not None:
@@ -847,7 +847,7 @@ class Circle(Game):
                 if e["rec"]:
                     self._place_on_wheel(e["rec"]["card"], e["rec"]["owner"], ev)
             s["removed"].append(c)
-            ev.append(event("remove", "%s removes %s from the game" % (who, c)))
+            ev.append(event("remove", "%s removes %s from the game" % (who, c), seat=seat, card=c))
         elif t == "ops_double":
             a, b = picks[0]["card"], picks[1]["card"]
             pa, pb = self._holder(a), self._holder(b)
@@ -856,18 +856,18 @@ class Circle(Game):
             s["players"][pa]["ready"].append(b)
             s["players"][pb]["ready"].append(a)
             ev.append(event("double", "double agents: %s goes to %s, %s to %s"
-                            % (a, self.players[pb], b, self.players[pa])))
+                            % (a, self.players[pb], b, self.players[pa]), seat=seat, cards=[a, b], to_seats=[pb, pa]))
         elif t == "ops_foil":
             if "seat" in picks[0]:
                 v = picks[0]["seat"]
                 s["players"][v]["front"].append({"card": cid, "owner": seat, "kind": "foil", "turn": s["turn"] + 1})
                 ev.append(event("foil", "%s places %s before %s: no infiltration in the next phase 2"
-                                % (who, cid, self.players[v])))
+                                % (who, cid, self.players[v]), seat=seat, card=cid, target=v))
                 to_wheel = False
             else:
                 c = picks[0]["card"]
                 o = self._leave_ready(c, ev)
-                ev.append(event("foil", "%s foils %s: it starts its preparations anew" % (who, c)))
+                ev.append(event("foil", "%s foils %s: it starts its preparations anew" % (who, c), seat=seat, target_card=c, owner=o))
                 self._place_on_wheel(c, o, ev)
         if to_wheel:
             self._place_on_wheel(cid, seat, ev)
@@ -932,7 +932,7 @@ class Circle(Game):
     def _do_division(self, seat, a):
         e = self.state["p3"]["queue"][0]
         e["rec"]["division"] = a["division"]
-        return [event("division", "%s has %s hired by the %s divisions" % (self.players[seat], e["card"], a["division"]))]
+        return [event("division", "%s has %s hired by the %s divisions" % (self.players[seat], e["card"], a["division"]), seat=seat, card=e["card"], division=a["division"])]
 
     def _open_hire(self, e, ev):
         """Hire the unowned spy e at 8: to the division leader, or open an auction."""
@@ -962,7 +962,7 @@ class Circle(Game):
         s["auction"] = {"card": cid, "colour": div, "parts": parts, "idx": 0, "bid": 0, "high": None,
                         "won": None, "bonus": 0, "spy_done": False, "due": None}
         ev.append(event("auction", "auction for %s in %s secrets: %s" % (cid, div if div != GREY else "any division's",
-                                                                          ", ".join(self.players[p] for p in parts))))
+                                                                          ", ".join(self.players[p] for p in parts)), card=cid, division=div, seats=list(parts)))
 
     def _base(self, p, colour):
         sec = self.state["players"][p]["secrets"]
@@ -979,13 +979,13 @@ class Circle(Game):
                 if len(au["parts"]) == 1:
                     au["won"] = au["parts"][0]
                     ev.append(event("auction_won", "%s wins the auction for %s at %d"
-                                    % (self.players[au["won"]], au["card"], au["bid"])))
+                                    % (self.players[au["won"]], au["card"], au["bid"]), seat=au["won"], card=au["card"], bid=au["bid"]))
                     break
                 p = au["parts"][au["idx"]]
                 if self._base(p, au["colour"]) + self._spy_bonus(p) < au["bid"] + 1:
                     au["parts"].pop(au["idx"])
                     au["idx"] %= len(au["parts"])
-                    ev.append(event("auction_out", "%s cannot raise and is out" % self.players[p]))
+                    ev.append(event("auction_out", "%s cannot raise and is out" % self.players[p], seat=p, card=au["card"]))
                     continue
                 self._need(p, "auction")
                 return True
@@ -1045,10 +1045,10 @@ class Circle(Game):
         au = s["auction"]
         if a["type"] == "pay_in_full":
             au["spy_done"] = True
-            return [event("pay", "%s pays %d secrets" % (self.players[seat], au["bid"]))]
+            return [event("pay", "%s pays %d secrets" % (self.players[seat], au["bid"]), seat=seat, n=au["bid"])]
         s["pending"] = {"card": a["card"], "seat": seat, "type": "int_auction", "picks": [], "stage": "cancel",
                         "ctx": "auction", "failed": False, "targets": []}
-        return [event("use", "%s uses %s in the auction" % (self.players[seat], self._name(a["card"])))]
+        return [event("use", "%s uses %s in the auction" % (self.players[seat], self._name(a["card"])), seat=seat, card=a["card"])]
 
     def _legal_pay(self, seat):
         sec = self.state["players"][seat]["secrets"]
@@ -1058,7 +1058,7 @@ class Circle(Game):
         au = self.state["auction"]
         self.state["players"][seat]["secrets"][COLOURS.index(a["division"])] -= 1
         au["due"] -= 1
-        return [event("pay", "%s pays a %s secret" % (self.players[seat], a["division"]))]
+        return [event("pay", "%s pays a %s secret" % (self.players[seat], a["division"]), seat=seat, division=a["division"])]
 
     def _legal_warp(self, seat):
         out = [{"type": "warp", "card": c} for c in self.state["players"][seat]["ready"]
@@ -1069,10 +1069,10 @@ class Circle(Game):
         s = self.state
         if a["type"] == "pass":
             s["p3"]["warp_idx"] += 1
-            return [event("pass", "%s does not warp time" % self.players[seat])]
+            return [event("pass", "%s does not warp time" % self.players[seat], seat=seat)]
         s["pending"] = {"card": a["card"], "seat": seat, "type": "sup_warp", "picks": [], "stage": "cancel",
                         "ctx": "warp", "failed": False, "targets": []}
-        return [event("use", "%s uses %s" % (self.players[seat], self._name(a["card"])))]
+        return [event("use", "%s uses %s" % (self.players[seat], self._name(a["card"])), seat=seat, card=a["card"])]
 
     # ----- the end -----
     def _total(self, p):

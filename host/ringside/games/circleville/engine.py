@@ -313,25 +313,25 @@ class Circleville(Game):
             year = d["ach_slots"].pop(0)
             d["achievements"].remove(a["tile"])
             S["years"][year - self.board["first_year"]]["achievement"] = a["tile"]
-            return [event("deal", "Achievement tile %d is dealt beside %d." % (a["tile"], year))]
+            return [event("deal", "Achievement tile %d is dealt beside %d." % (a["tile"], year), tile=a["tile"], year=year, what="achievement")]
         if t == "reveal_equipment":
             d["equipment"].remove(a["tile"])
             S["equipment"].append(a["tile"])
             S["equipment"].sort()
             d["reveal"] = 0 if not d["equipment"] else d["reveal"] - 1
-            return [event("deal", "Equipment tile %d is revealed." % a["tile"])]
+            return [event("deal", "Equipment tile %d is revealed." % a["tile"], tile=a["tile"], what="equipment")]
         if t == "deal_year_bonus":
             d["year_bonus"][a["kind"]] -= 1
             y = next(y for y in S["years"][1:] if y["bonus"] is None)
             y["bonus"] = a["kind"]
-            return [event("deal", "%s year bonus tile goes on %d." % (a_or_an(a["kind"].replace("_", " ")).capitalize(), y["year"]))]
+            return [event("deal", "%s year bonus tile goes on %d." % (a_or_an(a["kind"].replace("_", " ")).capitalize(), y["year"]), tile_kind=a["kind"], year=y["year"], what="year_bonus")]
         if t == "draw":
             for st in S["stacks"]:
                 if None in st:
                     st[st.index(None)] = a["colour"]
                     break
             S["bag"][a["colour"]] -= 1
-            ev = [event("draw", "%s action tile comes out of the bag." % a_or_an(a["colour"]).capitalize())]
+            ev = [event("draw", "%s action tile comes out of the bag." % a_or_an(a["colour"]).capitalize(), colour=a["colour"])]
             if S["phase"] == "setup" and not self._hidden_in_stacks() and not S["bag_refilled"]:
                 for c in COLOURS:
                     S["bag"][c] += self.board["tiles_per_colour"] - self.board["first_bag"]
@@ -356,7 +356,7 @@ class Circleville(Game):
         S["first"] = S["active"] = seat
         S["phase"] = "rondel"
         S["ts"] = self._new_turn(seat)
-        return [event("first_player", "%s goes first and takes the first player marker." % self._who(seat))]
+        return [event("first_player", "%s goes first and takes the first player marker." % self._who(seat), seat=seat)]
 
     # ------------------------------------------------------------------ turn state
     def _new_turn(self, seat, final=False):
@@ -674,7 +674,7 @@ class Circleville(Game):
             if "flexible_assistant" not in p["bonus"]:
                 raise IllegalAction("you have no Flexible Assistant year bonus tile")
             self._flip_bonus(seat, "flexible_assistant")
-            ev.append(event("bonus", "%s uses Flexible Assistant." % self._who(seat)))
+            ev.append(event("bonus", "%s uses Flexible Assistant." % self._who(seat), seat=seat, bonus="flexible_assistant"))
         elif a.get("ccw"):
             if not self._has(seat, "rondel_both_ways"):
                 raise IllegalAction("only equipment tile 15 lets an assistant move counter-clockwise")
@@ -804,7 +804,7 @@ class Circleville(Game):
             i = next(i for i, b in enumerate(sec["beautify"]) if not b)
             sec["beautify"][i].append(seat)
             p["supply"] -= 1
-            ev = [event("beautify", "%s beautifies section %d." % (self._who(seat), n))] + self._advance(seat, n, 1)
+            ev = [event("beautify", "%s beautifies section %d." % (self._who(seat), n), seat=seat, section=n)] + self._advance(seat, n, 1)
             if self._has(seat, "beautify_twice") and p["supply"] > 0 and len(sec["beautify"][i]) < 2:
                 ts["pending"] = {"kind": "beautify_again", "section": n, "icon": i}
                 return ev
@@ -814,7 +814,7 @@ class Circleville(Game):
             self._sec(n)["plots"][i]["cubes"][1] = seat
             p["supply"] -= 1
             return ([event("improve", "%s improves the %s structure in section %d."
-                           % (self._who(seat), self._sec(n)["plots"][i]["kind"], n))]
+                           % (self._who(seat), self._sec(n)["plots"][i]["kind"], n), seat=seat, section=n, plot=i, structure=self._sec(n)["plots"][i]["kind"])]
                     + self._advance(seat, n, 1) + self._action_done(seat))
         raise IllegalAction("unknown action %r" % act)
 
@@ -859,7 +859,7 @@ class Circleville(Game):
             p["tiles"].remove({"kind": "equipment", "id": ret})
             S["equipment"].append(ret)
             S["equipment"].sort()
-            ev.append(event("return", "%s returns equipment tile %d." % (self._who(seat), ret)))
+            ev.append(event("return", "%s returns equipment tile %d." % (self._who(seat), ret), seat=seat, tile=ret))
         elif ret is not None:
             raise IllegalAction("you have a free tile slot: nothing needs returning")
         if kind == "equipment":
@@ -897,7 +897,7 @@ class Circleville(Game):
             return self._resolve(seat, done[0])
         self.S["ts"]["pending"] = {"kind": "resolve", "sections": done}
         return [event("choose", "%s completed sections %s at once and chooses the order."
-                      % (self._who(seat), ", ".join(map(str, done))))]
+                      % (self._who(seat), ", ".join(map(str, done))), seat=seat, sections=list(done))]
 
     # --- completing a section (steps I-IV)
     def _resolve(self, seat, num):
@@ -949,7 +949,7 @@ class Circleville(Game):
             if len(S["table"][row]) >= self.board["achievement_rows"][row]:
                 row = "multi"
             S["table"][row].append(tid)
-            ev.append(event("achievement", "Achievement tile %d goes to the %s row of the achievements table." % (tid, row)))
+            ev.append(event("achievement", "Achievement tile %d goes to the %s row of the achievements table." % (tid, row), tile=tid, row=row))
         return ev
 
     def _clean_up(self, seat, num, first):
@@ -959,7 +959,7 @@ class Circleville(Game):
             S["players"][who]["supply"] += 1
         sec["red"], sec["blue"], sec["extra"], sec["icons"] = [], [], [], []
         sec["done"] = True
-        ev = [event("section_tile", "Section tile %d is placed; supervisors there stay on it." % num)]
+        ev = [event("section_tile", "Section tile %d is placed; supervisors there stay on it." % num, section=num, first=first)]
         if first is not None:
             p = S["players"][first]
             if p["supply"] > 0:
@@ -968,7 +968,7 @@ class Circleville(Game):
             ev += self._advance(first, num, 1)
         if all(s["done"] for s in S["sections"]) and not S["end"]:
             S["end"] = True
-            ev.append(event("end", "Circleville is squared: the last section is complete. The round finishes."))
+            ev.append(event("end", "Circleville is squared: the last section is complete. The round finishes.", reason="squared"))
         return ev + self._check_complete(seat)
 
     # --- pending choices
@@ -988,24 +988,24 @@ class Circleville(Game):
         if t == "place_flipped":
             kind = ts["flipped"].pop(0)
             p["mat"][a["colour"]].append("yb:" + kind)
-            ev = [event("flipped", "%s adds the used %s tile to the %s column." % (self._who(seat), kind.replace("_", " "), a["colour"]))]
+            ev = [event("flipped", "%s adds the used %s tile to the %s column." % (self._who(seat), kind.replace("_", " "), a["colour"]), seat=seat, tile_kind=kind, colour=a["colour"])]
             ts["pending"] = None
             return ev + self._finish_turn(seat)
         if t == "stop":
             if pd["kind"] in ("orange", "green", "red", "blue") and p["supply"] > 0 and pd.get("left"):
                 raise IllegalAction("an action places every cube it calls for while you have cubes")
-            return [event("stop", "%s stops." % self._who(seat))] + self._action_done(seat)
+            return [event("stop", "%s stops." % self._who(seat), seat=seat)] + self._action_done(seat)
         if t == "beautify_again":
             n, i = pd["section"], pd["icon"]
             self._sec(n)["beautify"][i].append(seat)
             p["supply"] -= 1
-            return ([event("beautify", "%s beautifies section %d a second time (equipment)." % (self._who(seat), n))]
+            return ([event("beautify", "%s beautifies section %d a second time (equipment)." % (self._who(seat), n), seat=seat, section=n, again=True)]
                     + self._advance(seat, n, 1) + self._action_done(seat))
         if t == "road_cube":
             self._sec(pd["section"])["extra"].append(seat)
             p["supply"] -= 1
             return [event("road_cube", "%s places an extra cube by the roads of section %d (equipment)."
-                          % (self._who(seat), pd["section"]))] + self._action_done(seat)
+                          % (self._who(seat), pd["section"]), seat=seat, section=pd["section"])] + self._action_done(seat)
         if t == "move":
             ev = self._move_supervisor(seat, a["to"])
             pd["left"] -= 1
@@ -1016,7 +1016,7 @@ class Circleville(Game):
             sec = self._sec(a["section"])
             sec[a["road"]].remove(seat)
             p["supply"] += 1
-            ev = [event("pull", "%s pulls a cube back off a %s square in section %d." % (self._who(seat), a["road"], a["section"]))]
+            ev = [event("pull", "%s pulls a cube back off a %s square in section %d." % (self._who(seat), a["road"], a["section"]), seat=seat, section=a["section"], road=a["road"])]
             if pd["kind"] in ("red", "blue"):
                 ev += self._place_roads(seat, pd["section"], pd["kind"], 1)
                 pd["left"] -= 1
@@ -1035,7 +1035,7 @@ class Circleville(Game):
             S["queue"].append(a["structure"])
             pd["left"] -= 1
             ev = [event("raze", "%s razes a %s structure in section %d; it joins the queue."
-                        % (self._who(seat), a["structure"], pd["section"]))]
+                        % (self._who(seat), a["structure"], pd["section"]), seat=seat, section=pd["section"], structure=a["structure"])]
             return ev + (self._action_done(seat) if pd["left"] == 0 else [])
         if t == "build":
             ev = self._build(seat, a["section"], S["queue"].pop(0), precious=self._has_colour(seat, "precious_extra_cube", "green"))
@@ -1090,7 +1090,7 @@ class Circleville(Game):
             return ev + self._take_tile(seat, "equipment", a["tile"], a.get("return"))
         if kind == "flexible_supervisor":
             p["supervisor"] = a["to"]
-            return ev + [event("supervisor", "%s supervisor jumps to section %d." % (possessive(self._who(seat)), a["to"]))]
+            return ev + [event("supervisor", "%s supervisor jumps to section %d." % (possessive(self._who(seat)), a["to"]), seat=seat, to=a["to"])]
         if kind == "raze":
             sec = self._sec(a["section"])
             icon = next(i for i in sec["icons"] if not i["cubes"] and i["kind"] == a["structure"])
@@ -1107,7 +1107,7 @@ class Circleville(Game):
             if not S["end"]:
                 S["end"] = True
                 S["end_reason"] = "the 3 victory points tile was used"
-                ev.append(event("end", "The 3 victory points tile ends the game: the round finishes."))
+                ev.append(event("end", "The 3 victory points tile ends the game: the round finishes.", reason="three_vp"))
             return ev
         raise IllegalAction("unknown year bonus %r" % kind)
 
@@ -1120,11 +1120,11 @@ class Circleville(Game):
         if t == "flip_stack":
             S["stacks"][sp].reverse()
             self._refresh_colours()
-            return [event("equipment", "%s flips the stack at space %d over." % (self._who(seat), sp))]
+            return [event("equipment", "%s flips the stack at space %d over." % (self._who(seat), sp), seat=seat, effect="flip_stack", space=sp)]
         if t == "swap_upcoming":
             S["stacks"][sp], S["upcoming"] = S["upcoming"], S["stacks"][sp]
             self._refresh_colours()
-            return [event("equipment", "%s swaps the stack at space %d with the upcoming stack." % (self._who(seat), sp))]
+            return [event("equipment", "%s swaps the stack at space %d with the upcoming stack." % (self._who(seat), sp), seat=seat, effect="swap_upcoming", space=sp)]
         if t == "swap_mat":
             mat = S["players"][seat]["mat"]
             c = a["colour"]
@@ -1137,11 +1137,11 @@ class Circleville(Game):
             mat[got].append("tile")
             self._refresh_colours()
             return [event("equipment", "%s swaps a %s tile on the mat for the %s tile on stack %d."
-                          % (self._who(seat), c, got, a["stack"]))]
+                          % (self._who(seat), c, got, a["stack"]), seat=seat, effect="swap_mat", colour=c, got=got, stack=a["stack"])]
         if t == "swap_queue":
             q = S["queue"]
             q[a["a"]], q[a["b"]] = q[a["b"]], q[a["a"]]
-            return [event("equipment", "%s swaps queue positions %d and %d." % (self._who(seat), a["a"] + 1, a["b"] + 1))]
+            return [event("equipment", "%s swaps queue positions %d and %d." % (self._who(seat), a["a"] + 1, a["b"] + 1), seat=seat, effect="swap_queue", positions=[a["a"], a["b"]])]
         raise IllegalAction("unknown equipment action %r" % t)
 
     # --- step 3
@@ -1165,11 +1165,11 @@ class Circleville(Game):
                 S["box"][c] += 1
             else:
                 S["discarded_bonus"] += 1
-            ev.append(event("return", "%s returns the top %s tile to the box." % (self._who(seat), c)))
+            ev.append(event("return", "%s returns the top %s tile to the box." % (self._who(seat), c), seat=seat, colour=c, piece=top))
         ts["bonus_done"] = True
         ts["avail"] = [list(COLOURS)]
         ts["moves"].append(2 if self._has(seat, "extra_move") else 1)
-        return ev + [event("bonus_action", "%s takes a bonus action." % self._who(seat))]
+        return ev + [event("bonus_action", "%s takes a bonus action." % self._who(seat), seat=seat, keep=keep)]
 
     # --- step 4 and the end of a turn
     def _end_turn(self, seat):
@@ -1188,7 +1188,7 @@ class Circleville(Game):
                                     % (self._who(seat), a_or_an(c), 1 + len(col)), colour=c))
                 else:
                     S["box"][c] += 1
-                    ev.append(event("tile", "The %s column is full: the tile goes to the box." % c))
+                    ev.append(event("tile", "The %s column is full: the tile goes to the box." % c, seat=seat, colour=c, to="box"))
             ev += self._slide_upcoming(sp)
         return ev + self._finish_turn(seat)
 
@@ -1200,7 +1200,7 @@ class Circleville(Game):
         S["stacks"][sp], S["upcoming"] = S["upcoming"], []
         S["upcoming"] = [None] * min(self.board["stack_size"], self._bag_physical())
         return [event("upcoming", "The upcoming stack slides to space %d%s." % (
-            sp, "" if S["upcoming"] else "; the bag is empty, the upcoming slot stays empty"))]
+            sp, "" if S["upcoming"] else "; the bag is empty, the upcoming slot stays empty"), space=sp, refilled=len(S["upcoming"]))]
 
     def _finish_turn(self, seat):
         S, ts = self.S, self.S["ts"]
@@ -1218,7 +1218,7 @@ class Circleville(Game):
             S["end"] = True
             S["end_reason"] = "every player ran out of cubes: the town cannot be finished"
             ev.append(event("end", "No player has a cube left and no section can be finished even by pulling "
-                                   "cubes back: the town cannot be finished. The round finishes."))
+                                   "cubes back: the town cannot be finished. The round finishes.", reason="stuck"))
         last = (S["first"] - 1) % n
         if ts["final"]:
             nxt = (seat + 1) % n
@@ -1226,18 +1226,18 @@ class Circleville(Game):
                 return self._final_scoring()
             S["active"] = nxt
             S["ts"] = self._new_turn(nxt, final=True)
-            return [event("final", "%s takes the final action." % self._who(nxt))]
+            return [event("final", "%s takes the final action." % self._who(nxt), seat=nxt)]
         if S["end"] and seat == last:
             S["final"] = True
             S["active"] = S["first"]
             S["ts"] = self._new_turn(S["first"], final=True)
             S["phase"] = "actions"
             return ev + [event("final", "The last round is over. Everyone takes one final action, starting with %s."
-                               % self._who(S["first"]))]
+                               % self._who(S["first"]), seat=S["first"], last_round=True)]
         S["active"] = (seat + 1) % n
         S["phase"] = "rondel"
         S["ts"] = self._new_turn(S["active"])
-        return ev + [event("turn", "%s turn." % possessive(self._who(S["active"])))]
+        return ev + [event("turn", "%s turn." % possessive(self._who(S["active"])), seat=S["active"])]
 
     # --- the end
     def town_stuck(self) -> bool:
@@ -1293,7 +1293,7 @@ class Circleville(Game):
                     ev.append(event("score", "%s scores %d VP for achievement %d." % (self._who(seat), vp, t["id"]), vp=vp))
             if p["bonus"]:
                 p["score"] += len(p["bonus"])
-                ev.append(event("score", "%s scores %d VP for unused year bonus tiles." % (self._who(seat), len(p["bonus"]))))
+                ev.append(event("score", "%s scores %d VP for unused year bonus tiles." % (self._who(seat), len(p["bonus"])), seat=seat, vp=len(p["bonus"])))
         scores = {self.players[s]: S["players"][s]["score"] for s in range(n)}
         best = max(scores.values())
         tied = [s for s in range(n) if S["players"][s]["score"] == best]
@@ -1304,7 +1304,7 @@ class Circleville(Game):
         reason = S["end_reason"] or "the town is squared"
         S["phase"] = "over"
         self._finish(winners, scores, reason)
-        ev.append(event("over", "%s win%s with %d VP." % (" and ".join(winners), "" if len(winners) > 1 else "s", best)))
+        ev.append(event("over", "%s win%s with %d VP." % (" and ".join(winners), "" if len(winners) > 1 else "s", best), winners=winners, scores=scores))
         return ev
 
     def achievement_value(self, seat, tid) -> int:

@@ -306,7 +306,7 @@ class Darts(Game):
         if a["type"] == "lucky_skip":
             s["lucky"] = None
             s["phase"] = "flick"
-            return [event("lucky_skip", "%s moves no cube" % self.seat_name(seat))] + self._end_turn()
+            return [event("lucky_skip", "%s moves no cube" % self.seat_name(seat), seat=seat)] + self._end_turn()
         if a["type"] != "lucky_pick":
             raise IllegalAction("after the Lucky 7 pick a cube ('lucky_pick') or skip ('lucky_skip')")
         sid = str(a["space"])
@@ -442,7 +442,7 @@ class Darts(Game):
         k = a["seat"]
         if isinstance(k, bool) or not isinstance(k, int) or not 0 <= k < len(self.players):
             raise IllegalAction("there is no seat %r" % (k,))
-        return [event("starter", "%s chooses %s to start" % (self.seat_name(seat), self.seat_name(k)))] + \
+        return [event("starter", "%s chooses %s to start" % (self.seat_name(seat), self.seat_name(k)), seat=seat, starter=k)] + \
             self._new_round(k)
 
     def _finish_scores(self, winners, reason):

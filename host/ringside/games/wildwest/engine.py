@@ -413,16 +413,16 @@ class WildWest(Game):
             s["bank_visit"] = {"mode": None}
             if self._bank_options(me):
                 s["phase"] = "bank"
-                return [event("bank", "%s is at the bank: deposit, or take back with interest" % name)]
-            return [event("bank", "%s is at the bank with nothing to deposit or take back" % name)] + self._end_turn()
+                return [event("bank", "%s is at the bank: deposit, or take back with interest" % name, seat=me, space=sid)]
+            return [event("bank", "%s is at the bank with nothing to deposit or take back" % name, seat=me, space=sid)] + self._end_turn()
         if kind == "saloon":
             if M.highest(purse) is None:
-                return [event("saloon", "%s is at the saloon with no coin to bet" % name)] + self._end_turn()
+                return [event("saloon", "%s is at the saloon with no coin to bet" % name, seat=me, space=sid)] + self._end_turn()
             s["phase"] = "saloon_decide"
-            return [event("saloon", "%s is at the saloon: play for money?" % name)]
+            return [event("saloon", "%s is at the saloon: play for money?" % name, seat=me, space=sid)]
         if kind == "bandit":
             s["phase"] = "roll"
-            return [event("bandit", "%s is at the bandit: roll the bandit die" % name)]
+            return [event("bandit", "%s is at the bandit: roll the bandit die" % name, seat=me, space=sid)]
         if kind == "gold":
             got = M.receive_piece(purse, s["reserve"], "gold")
             return [event("gold", "%s receives %s" % (name, "1 gold" if got == 3 else
@@ -432,8 +432,8 @@ class WildWest(Game):
         if kind == "shop":
             if self._shop_options(me):
                 s["phase"] = "shop"
-                return [event("shop", "%s is at the shop" % name)]
-            return [event("shop", "%s is at the shop but can buy nothing" % name)] + self._end_turn()
+                return [event("shop", "%s is at the shop" % name, seat=me, space=sid)]
+            return [event("shop", "%s is at the shop but can buy nothing" % name, seat=me, space=sid)] + self._end_turn()
         if kind == "donation-bowl":
             return self._donation(me) + self._end_turn()
         if kind == "money-bag":
@@ -441,29 +441,29 @@ class WildWest(Game):
             for p in cc.clockwise_from(me, len(self.players)):
                 got = M.receive_piece(s["purse"][p], s["reserve"], "silver")
                 if not got:
-                    ev.append(event("money_bag_short", "The reserve has no silver left for %s" % self.seat_name(p)))
-            return [event("money_bag", "Someone dropped a bag of money! Everyone gets 1 silver")] + ev + \
+                    ev.append(event("money_bag_short", "The reserve has no silver left for %s" % self.seat_name(p), seat=p, piece="silver"))
+            return [event("money_bag", "Someone dropped a bag of money! Everyone gets 1 silver", seat=me, space=sid, piece="silver", amount=1)] + ev + \
                 self._end_turn()
         if kind == "mine":
             if s["wagons"][me] < 1:
-                return [event("mine", "%s has no wagon: the mine gives nothing" % name)] + self._end_turn()
+                return [event("mine", "%s has no wagon: the mine gives nothing" % name, seat=me, space=sid)] + self._end_turn()
             for m in s["mine"]:
                 if M.count(m):
                     got = dict(m)
                     M.move_all(m, purse)
                     return [event("mine", "%s wagon brings %s out of the mine" % (possessive(name), M.text(got)),
                                   seat=me, got=got)] + self._end_turn()
-            return [event("mine", "The mine is empty: %s gets nothing" % name)] + self._end_turn()
+            return [event("mine", "The mine is empty: %s gets nothing" % name, seat=me, space=sid)] + self._end_turn()
         if kind == "dig":
             if s["shovels"][me] < 1:
-                return [event("dig", "%s has no shovel: no digging" % name)] + self._end_turn()
+                return [event("dig", "%s has no shovel: no digging" % name, seat=me, space=sid)] + self._end_turn()
             s["phase"] = "dig"
-            return [event("dig", "%s may dig: draw a disc from the bag" % name)]
+            return [event("dig", "%s may dig: draw a disc from the bag" % name, seat=me, space=sid)]
         if kind == "ranch":
             if purse["ruby"] >= self.data["ranch_rubies"]:
                 s["phase"] = "ranch"
-                return [event("ranch", "%s has %d rubies and may buy the ranch!" % (name, purse["ruby"]))]
-            return [event("ranch", "%s is at the ranch without %d rubies" % (name, self.data["ranch_rubies"]))] + \
+                return [event("ranch", "%s has %d rubies and may buy the ranch!" % (name, purse["ruby"]), seat=me, space=sid, rubies=purse["ruby"])]
+            return [event("ranch", "%s is at the ranch without %d rubies" % (name, self.data["ranch_rubies"]), seat=me, space=sid)] + \
                 self._end_turn()
         raise GameError("space %s has no rule" % sid)   # require() at set-up prevents this
 
@@ -497,7 +497,7 @@ class WildWest(Game):
         s = self.state
         name = self.seat_name(seat)
         if a["type"] == "done":
-            return [event("bank_done", "%s leaves the bank" % name)] + self._end_turn()
+            return [event("bank_done", "%s leaves the bank" % name, seat=seat)] + self._end_turn()
         k = a["piece"]
         if {"type": a["type"], "piece": k} not in self._bank_options(seat):
             raise IllegalAction("%s cannot %s a %s now" % (name, a["type"], k))
@@ -530,11 +530,11 @@ class WildWest(Game):
         s = self.state
         name = self.seat_name(seat)
         if a["type"] == "pass":
-            return [event("saloon_pass", "%s does not play for money" % name)] + self._end_turn()
+            return [event("saloon_pass", "%s does not play for money" % name, seat=seat)] + self._end_turn()
         sal = {"space": s["marble"], "wagers": {}, "bettors": [], "queue": [], "keys": {},
                "order": None, "refine": None}
         s["saloon"] = sal
-        ev = [event("saloon_play", "%s plays for money at the saloon" % name)] + self._wager(seat)
+        ev = [event("saloon_play", "%s plays for money at the saloon" % name, seat=seat)] + self._wager(seat)
         sal["queue"] = _others_from(seat, len(self.players))
         return ev + self._next_bettor()
 
@@ -585,13 +585,13 @@ class WildWest(Game):
         n = len(self.players)
         order = [p for p in _others_from(lander, n) + [lander] if p in sal["bettors"]]
         if len(order) < 2:
-            ev = [event("saloon_alone", "No one else plays: %s takes the wager back" % self.seat_name(lander))]
+            ev = [event("saloon_alone", "No one else plays: %s takes the wager back" % self.seat_name(lander), seat=lander)]
             self._return_wagers(exclude=())
             return ev + self._end_turn()
         sal["queue"] = order
         s["phase"] = "saloon_flick"
         return [event("saloon_flicks", "Flicks from the saloon, in order: %s"
-                      % ", ".join(self.seat_name(p) for p in order))]
+                      % ", ".join(self.seat_name(p) for p in order), seats=order)]
 
     def _return_wagers(self, exclude):
         s = self.state
@@ -702,7 +702,7 @@ class WildWest(Game):
             s["shop"][item] -= 1
             s[item][me] += 1
             return [event("steal", "No one has a %s: %s takes one from the shop" % (face, name), seat=me, what=face)]
-        return [event("steal", "No one has a %s and the shop has none left: nothing to steal" % face)]
+        return [event("steal", "No one has a %s and the shop has none left: nothing to steal" % face, seat=me, what=face)]
 
     def _do_rob(self, seat, a):
         s = self.state
@@ -754,7 +754,7 @@ class WildWest(Game):
         s = self.state
         name = self.seat_name(seat)
         if a["type"] == "pass":
-            return [event("shop_pass", "%s buys nothing" % name)] + self._end_turn()
+            return [event("shop_pass", "%s buys nothing" % name, seat=seat)] + self._end_turn()
         item = a["item"]
         if {"type": "buy", "item": item} not in self._shop_options(seat):
             raise IllegalAction("%s cannot buy a %r now" % (name, item))
@@ -768,9 +768,9 @@ class WildWest(Game):
     def _do_dig(self, seat, a):
         s = self.state
         if a["type"] == "pass":
-            return [event("dig_pass", "%s does not dig" % self.seat_name(seat))] + self._end_turn()
+            return [event("dig_pass", "%s does not dig" % self.seat_name(seat), seat=seat)] + self._end_turn()
         s["phase"] = "draw"
-        return [event("digging", "%s reaches into the bag" % self.seat_name(seat))]
+        return [event("digging", "%s reaches into the bag" % self.seat_name(seat), seat=seat)]
 
     def _do_draw(self, seat, a):
         s = self.state
@@ -791,7 +791,7 @@ class WildWest(Game):
     def _do_ranch(self, seat, a):
         s = self.state
         if a["type"] == "pass":
-            return [event("ranch_pass", "%s does not buy the ranch" % self.seat_name(seat))] + self._end_turn()
+            return [event("ranch_pass", "%s does not buy the ranch" % self.seat_name(seat), seat=seat)] + self._end_turn()
         M.pay(s["purse"][seat], s["reserve"], "ruby", s["reserve"], self.data["ranch_rubies"])
         n = len(self.players)
         self._finish([self.players[seat]], {self.players[p]: self.worth(p) for p in range(n)},

@@ -367,7 +367,7 @@ def do_action(game, seat, kind, level=1, quadrant=1, order=HIGHEST, fail_vp=0, l
     ev = out["events"]
     if p["supply"] <= 0:
         out["impossible"] = True
-        ev.append(say(game, seat, "%s. %s has no cubes left, so the action cannot be done anywhere." % (lead, name)))
+        ev.append(say(game, seat, "%s. %s has no cubes left, so the action cannot be done anywhere." % (lead, name), action=kind, level=level))
         if fail_vp:
             ev += score(game, seat, fail_vp, "the action failed")
             out["vp"] = fail_vp
@@ -376,7 +376,7 @@ def do_action(game, seat, kind, level=1, quadrant=1, order=HIGHEST, fail_vp=0, l
     if found is None:
         out["impossible"] = True
         ev.append(say(game, seat, "%s. It cannot be done in quadrant %d nor in any other quadrant (%s)."
-                      % (lead, quadrant, _why_nowhere(game, kind))))
+                      % (lead, quadrant, _why_nowhere(game, kind)), action=kind, level=level))
         if fail_vp:
             ev += score(game, seat, fail_vp, "the action is impossible everywhere")
             out["vp"] = fail_vp
@@ -391,7 +391,7 @@ def do_action(game, seat, kind, level=1, quadrant=1, order=HIGHEST, fail_vp=0, l
         where = ("section %d: it cannot be done in quadrant%s %s, so going clockwise it is done in quadrant %d, "
                  "%s section there where it can be done" % (num, "s" if len(skipped) > 1 else "",
                                                              ", ".join(map(str, skipped)), q, words))
-    ev.append(say(game, seat, "%s in %s." % (lead, where), section=num, quadrant=q))
+    ev.append(say(game, seat, "%s in %s." % (lead, where), section=num, quadrant=q, action=kind, level=level))
     p["supervisor"] = num   # the supervisor pawn marks where the solo player works
     before = len(ev)
     if kind in COLOURS:
@@ -536,8 +536,8 @@ def after_setup_draw(game) -> list:
         ev += pl.setup(game, seat, drawn.get(seat))
     d = game.options.get("difficulty", 0) or 0
     if d:
-        ev.append(event("solo", "Difficulty %d: the solo players start on space %d of every quadrant track." % (d, d)))
-    ev.append(event("solo", "In a solo game the person always goes first."))
+        ev.append(event("solo", "Difficulty %d: the solo players start on space %d of every quadrant track." % (d, d), difficulty=d))
+    ev.append(event("solo", "In a solo game the person always goes first.", seat=0, first=True))
     return ev + game._begin(0)
 
 
