@@ -14,7 +14,6 @@ import json
 import time
 from pathlib import Path
 
-DEFAULT_RING = Path(__file__).resolve().parents[2] / "hardware" / "ring.json"
 
 
 class LinkTable:
@@ -27,8 +26,10 @@ class LinkTable:
         self.say = say
 
     @classmethod
-    def open(cls, port: str | None, ring_path: Path = DEFAULT_RING, **kw) -> "LinkTable":
+    def open(cls, port: str | None, ring_path: Path | None = None, **kw) -> "LinkTable":
+        from ringside import ring as ring_mod
         from ringside.link import Link
+        ring_path = ring_path if ring_path is not None else ring_mod.default_path()
         ring = json.loads(Path(ring_path).read_text())
         link = Link(port, ring=Path(ring_path)).open()
         return cls(link, ring, **kw)

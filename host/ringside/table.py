@@ -58,12 +58,8 @@ _SEAT_RGB = {"blue": "0040ff", "yellow": "ffc000", "graphite": "606070", "white"
 
 def _ring_leds() -> dict:
     """The LED ring's description from the host's ring.json (count, LED 0, direction)."""
-    import json as _json
-    path = Path(__file__).resolve().parents[2] / "hardware" / "ring.json"
-    try:
-        return _json.loads(path.read_text())["leds"]
-    except (OSError, ValueError, KeyError):
-        return {"count": 60, "led0_deg": 0.0, "direction": "ccw"}
+    from ringside import ring
+    return ring.leds()
 
 
 class SimPort:

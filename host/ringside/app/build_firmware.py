@@ -3,7 +3,7 @@
 Output (what `make deploy` copies to the board's filesystem root):
 
     main.py                         as source: MicroPython only runs main.py, not .mpy
-    ring.json                       hardware/ring.json
+    ring.json                       the ring in use (ringside.ring: hardware/ring.json or --ring)
     ringfw/*.mpy                    every firmware/ringfw/*.py, mpy-cross -march=armv6m
     lib/adafruit_vl53l0x.mpy        the Adafruit driver, from the installed pinned package
     lib/adafruit_bus_device/*.mpy   __init__ and i2c_device, from the installed package
@@ -26,10 +26,14 @@ import subprocess
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
-FIRMWARE = ROOT / "firmware"
-RING_JSON = ROOT / "hardware" / "ring.json"
+from ringside import ring as _ring
+
+# ringfw is found through the package (a checkout's firmware/ringfw or an installed one);
+# main.py, package.json and requirements-board.txt exist only in a source checkout.
+FIRMWARE = _ring.firmware_dir().parent
+ROOT = FIRMWARE.parent
 PACKAGE_JSON = FIRMWARE / "package.json"
+RING_JSON = None    # None: the ring in use (ringside.ring: --ring / RINGSIDE_RING, else packaged)
 MARCH = "armv6m"  # RP2040: Cortex-M0+
 # -O3: no source line numbers in the bytecode (8 % smaller .mpy, and the bytecode of a
 # file-system .mpy lives in RAM). The board reports errors by type; debug under CPython.
@@ -110,11 +114,12 @@ def compile_mpy(mpy_cross: Path, src: Path, dest: Path, source_name: str) -> Non
 def build(out: Path) -> list[tuple[str, int]]:
     """Build into out (emptied first); returns [(relative path, size in bytes)]."""
     mpy_cross = mpy_cross_path()
-    if not RING_JSON.is_file():
-        raise BuildError("missing %s" % RING_JSON)
+    ring_json = RING_JSON or _ring.default_path()
+    if not ring_json.is_file():
+        raise BuildError("missing %s" % ring_json)
     main_py = FIRMWARE / "main.py"
     if not main_py.is_file():
-        raise BuildError("missing %s" % main_py)
+        raise BuildError("missing %s: building the firmware needs a source checkout" % main_py)
     libs = driver_sources()
     if out.exists():
         if not out.is_dir():
@@ -129,7 +134,7 @@ def build(out: Path) -> list[tuple[str, int]]:
     compile_mpy(mpy_cross, main_py, out / "main.check.mpy", "main.py")
     (out / "main.check.mpy").unlink()
     shutil.copyfile(main_py, out / "main.py")
-    shutil.copyfile(RING_JSON, out / "ring.json")
+    shutil.copyfile(ring_json, out / "ring.json")
     return sorted((p.relative_to(out).as_posix(), p.stat().st_size)
                   for p in out.rglob("*") if p.is_file())
 

@@ -12,15 +12,17 @@ import sys
 import time
 from pathlib import Path
 
-from ringside.calibration import CalibrationError, calibrate, space_centres
+from ringside import ring
+from ringside.calibration import CalibrationError, calibrate  # noqa: F401
 
 HELP = """commands:
   cw DEG | ccw DEG     flick clockwise / anticlockwise, aiming to travel DEG degrees
+                       (1 to {max_deg}: a harder flick leaves the ring)
   cw hard | ccw hard   a flick too hard: the marble leaves the ring
   place SPACE          set the marble down on a space (e.g. place 7)
-  side NAME            choose the board side (darts, wildwest)
+  side NAME            choose the board side ({sides})
   tilt DEG [LOW]       tip the ring DEG degrees, low point at LOW degrees
-  fault N dead|stuck|noisy|ok   break or repair sensor N
+  fault N {faults}|ok   break or repair sensor N (0 to {last})
   calibrate            set the marble on every space and fit the sensors
   status               the board's health
   help | quit"""
@@ -29,7 +31,7 @@ _DESCRIBE = {
     "moving": lambda f: "moving %s from %.1f deg" % ("anticlockwise" if f.get("dir", 1) > 0 else "clockwise", f["ang"] / 100),
     "landed": lambda f: "landed on %s%s at %.1f deg, travelled %.1f deg %s, confidence %d%%%s" % (
         f["sp"], (" (or %s)" % f["alt"]) if "alt" in f else "", f["ang"] / 100, abs(f["trv"]) / 100,
-        "anticlockwise" if f["trv"] > 0 else "clockwise", f["conf"], " [in a blind spot: a guess]" if f.get("blind") else ""),
+        ring.direction_word(f["trv"]), f["conf"], " [in a blind spot: a guess]" if f.get("blind") else ""),
     "off_ring": lambda f: "left the ring (last seen at %.1f deg)" % (f["ang"] / 100),
     "placed": lambda f: "marble set down on %s at %.1f deg" % (f["sp"], f["ang"] / 100),
     "lost": lambda f: "marble taken off the ring at %.1f deg" % (f["ang"] / 100),
@@ -54,14 +56,21 @@ class RingSession:
     """The simulated ring driven by text commands; prints what the board says."""
 
     def __init__(self, seed=1, tilt=0.0, side="darts", out=print, auto_calibrate=True):
+        from ringside.flicks import max_travel_deg
         from ringside.sim.board import SimBoard, SimTable
+        from ringside.sim.sensors import FAULTS
+        self.faults = FAULTS
+        ring.check_side(side)              # one line naming the sides, before anything starts
         self.SimTable = SimTable
         self.board = SimBoard(seed=seed, tilt_deg=tilt)
         self.out = out
         self.side = side
         self.seen = 0
+        self.calibrated = False
         b = self.board
-        b.place(self._centre(b.ring_dict["sides"][side]["start"]))
+        # the longest aim that stays on a level ring, whole degrees (the skill-free flick here)
+        self.max_deg = int(max_travel_deg(b.ring_dict, b.marble.params))
+        b.place(self._centre(self._side().start))
         b.advance(1200)
         if side != "darts":
             self.command("side " + side)
@@ -69,14 +78,27 @@ class RingSession:
         hello = b.frames_of("hello")[0][2]
         out("simulated board: firmware %s, protocol %s, ring.json %s, %d sensors, seed %d"
             % (hello["fw"], hello["proto"], hello["ring"], hello["sensors"], seed))
+        out("flick strength: cw DEG or ccw DEG aims the marble DEG degrees round the ring, "
+            "from 1 to %d (one lap is 360; harder leaves the ring); type help for the rest"
+            % self.max_deg)
         if auto_calibrate:
             self.command("calibrate")
+        else:
+            out("not calibrated: the sensors' offsets are unknown, so the board may not see the "
+                "marble stop (type calibrate to fit them)")
+
+    def _side(self, side=None):
+        return ring.load_side(side or self.side, self.board.ring_dict)
 
     def _centre(self, space_id, side=None):
-        for sid, angle in space_centres(self.board.ring_dict, side or self.side):
-            if sid == str(space_id):
-                return angle
-        raise ValueError("no space %r on the %s side" % (space_id, side or self.side))
+        sd = self._side(side)
+        if str(space_id) not in sd:
+            raise ValueError("no space %r on the %s side (it has: %s)" % (space_id, sd.name, " ".join(sd.ids)))
+        return sd.centre(str(space_id))
+
+    def help_text(self) -> str:
+        return HELP.format(max_deg=self.max_deg, sides=", ".join(ring.side_names(self.board.ring_dict)),
+                           faults="|".join(self.faults), last=self.board.model.count - 1)
 
     def _flush(self, quiet=("hb", "ack", "raw", "hello")):
         for t, kind, f in self.board.frames[self.seen:]:
@@ -91,16 +113,10 @@ class RingSession:
         m = self.board.marble
         if not m.on_ring:
             return "(simulator: off the ring)"
-        from ringside.calibration import space_centres as _sc  # noqa: F401
-        sp = self._space_at(m.position_deg)
-        return "(simulator: %s at %.1f deg, travelled %.1f deg)" % (sp, m.position_deg, m.travel_deg)
-
-    def _space_at(self, angle):
-        a = angle % 360.0
-        for s in self.board.ring_dict["sides"][self.side]["spaces"]:
-            if (a - s["from_deg"]) % 360.0 < (s["to_deg"] - s["from_deg"]) % 360.0:
-                return str(s.get("id", s["label"]))
-        return "?"
+        sp = self._side().space_at(m.position_deg)
+        # the same words as the board's verdict: a distance and a direction, no sign
+        return "(simulator: %s at %.1f deg, travelled %.1f deg %s)" % (
+            sp, m.position_deg, abs(m.travel_deg), ring.direction_word(m.travel_deg))
 
     def command(self, line: str) -> bool:
         """Run one command; False means quit."""
@@ -113,7 +129,7 @@ class RingSession:
         if cmd in ("quit", "exit", "q"):
             return False
         if cmd == "help":
-            self.out(HELP)
+            self.out(self.help_text())
         elif cmd in ("cw", "ccw", "flick"):
             if cmd == "flick":
                 if not args:
@@ -127,17 +143,21 @@ class RingSession:
             if args and args[0] == "hard":
                 speed = sign * 1.3 * b.marble.params.off_ring_speed_mm_s
             else:
-                deg = float(args[0]) if args else 180.0
-                if not 1 <= deg <= 500:
-                    raise ValueError("aim between 1 and 500 degrees")
-                speed = speed_for_travel(b.ring_dict, sign * deg)
+                deg = _number(args[0], "%s needs the degrees to aim, from 1 to %d, e.g. %s 120 (or %s hard)"
+                              % (cmd, self.max_deg, cmd, cmd)) if args else 180.0
+                if not 1 <= deg <= self.max_deg:
+                    raise ValueError("aim between 1 and %d degrees (one lap is 360; harder leaves the ring: "
+                                     "%s hard)" % (self.max_deg, cmd))
+                speed = speed_for_travel(b.ring_dict, sign * deg, b.marble.params)
             frame, _ = b.run_flick(speed, timeout_ms=30000)
             while b.marble.on_ring and not b.marble.at_rest:
                 b.advance(50)
             b.advance(200)
             self._flush()
             if frame is None:
-                self.out("  the board gave no verdict")
+                self.out("  the board gave no verdict: it has not seen the marble stop%s" % (
+                    "" if self.calibrated else
+                    " (uncalibrated sensors disagree about where it is: type calibrate)"))
             self.out("  " + self._truth())
         elif cmd == "place":
             if not args:
@@ -147,37 +167,41 @@ class RingSession:
             self._flush()
         elif cmd == "side":
             name = args[0] if args else ""
-            if name not in b.ring_dict["sides"]:
-                raise ValueError("no side %r (there are: %s)" % (name, ", ".join(sorted(b.ring_dict["sides"]))))
+            ring.check_side(name, b.ring_dict)
             b.send("side", name=name)
             b.advance(20)
             self.side = name
             self._flush()
             self.out("  side: %s" % name)
         elif cmd == "tilt":
-            deg = float(args[0]) if args else 0.0
-            low = float(args[1]) if len(args) > 1 else 0.0
+            usage = "tilt DEG [LOW]: the tilt and the low point in degrees, e.g. tilt 1.5 90"
+            deg = _number(args[0], usage) if args else 0.0
+            low = _number(args[1], usage) if len(args) > 1 else 0.0
             b.marble.set_tilt(deg, low)
             self.out("  the ring now tilts %.1f deg, low point at %.0f deg" % (deg, low))
         elif cmd == "fault":
-            if len(args) != 2:
-                raise ValueError("fault N dead|stuck|noisy|ok")
+            usage = "fault N KIND: N a sensor from 0 to %d, KIND one of %s or ok (repaired)" % (
+                b.model.count - 1, ", ".join(self.faults))
+            if len(args) != 2 or not args[0].isdigit():
+                raise ValueError(usage)
             i = int(args[0])
-            if not 0 <= i < b.model.count:
-                raise ValueError("no sensor %d (0..%d)" % (i, b.model.count - 1))
-            b.model.set_fault(i, None if args[1] == "ok" else args[1])
+            kind = args[1].lower()
+            if not 0 <= i < b.model.count or kind not in self.faults + ("ok",):
+                raise ValueError(usage)
+            b.model.set_fault(i, None if kind == "ok" else kind)
             b.advance(1500)
             self._flush()
         elif cmd == "calibrate":
             self.out("  calibrating: the marble goes on every space of the %s side..." % self.side)
             t0 = time.perf_counter()
             res = calibrate(self.SimTable(b), b.ring_dict, side=self.side, log=lambda *a: None)
+            self.calibrated = True
             self._flush(quiet={"hb", "ack", "raw", "placed", "moving", "lost", "landed", "off_ring"})
             worst = max(f.residual_mm for f in res.fits)
             self.out("  calibrated %d sensors (worst fit residual %.2f mm) in %.1f s%s"
                      % (len(res.fits), worst, time.perf_counter() - t0,
                         "; %d placements rolled away - is the ring level?" % res.rolled if res.rolled else ""))
-            b.place(self._centre(b.ring_dict["sides"][self.side]["start"]))
+            b.place(self._centre(self._side().start))
             b.advance(1500)
             self._flush()
         elif cmd == "status":
@@ -192,7 +216,20 @@ class RingSession:
         return True
 
 
+def _number(word: str, message: str) -> float:
+    """A number typed by the player, or ValueError(message) in plain words."""
+    try:
+        v = float(word)
+    except ValueError:
+        raise ValueError(message) from None
+    if v != v or v in (float("inf"), float("-inf")):
+        raise ValueError(message)
+    return v
+
+
 def cmd_play_ring(args) -> int:
+    if args.ring:
+        ring.use_file(args.ring)
     s = RingSession(seed=args.seed, tilt=args.tilt, side=args.side, auto_calibrate=not args.no_calibrate)
     lines = None
     if args.script:
@@ -220,6 +257,9 @@ def cmd_play_ring(args) -> int:
 
 
 def cmd_calibrate(args) -> int:
+    if args.ring:
+        ring.use_file(args.ring)
+    ring.check_side(args.side)      # one line naming the sides, before a board is touched
     if args.port is None:
         from ringside.sim.board import SimBoard, SimTable
         b = SimBoard(seed=args.seed, tilt_deg=args.tilt)
@@ -232,10 +272,10 @@ def cmd_calibrate(args) -> int:
     else:
         from ringside.link_table import LinkTable
         table = LinkTable.open(args.port)
-        ring = table.ring_dict
+        ring_d = table.ring_dict
         print("calibrating the board on %s: set the marble on each space when asked" % args.port)
         try:
-            res = calibrate(table, ring, side=args.side, spaces=args.spaces, log=print)
+            res = calibrate(table, ring_d, side=args.side, spaces=args.spaces, log=print)
         finally:
             table.close()
         saved = None
@@ -261,13 +301,15 @@ def register(sub) -> None:
     p.add_argument("--seed", type=int, default=1, help="simulator seed (recorded; the same seed replays the same ring)")
     p.add_argument("--tilt", type=float, default=0.0, help="ring tilt in degrees")
     p.add_argument("--side", default="darts", help="board side (darts, wildwest)")
+    p.add_argument("--ring", metavar="FILE", help="your own ring.json (default: $RINGSIDE_RING, else the one shipped)")
     p.add_argument("--script", help="commands separated by ';' instead of typing them")
     p.add_argument("--no-calibrate", action="store_true", help="skip the start-up calibration")
     p.set_defaults(func=cmd_play_ring)
 
     c = sub.add_parser("calibrate", help="fit each sensor's offset and scale with the marble on known spaces")
     c.add_argument("--port", help="a real board's serial port (default: the simulated board)")
-    c.add_argument("--side", default="darts")
+    c.add_argument("--side", default="darts", help="board side (darts, wildwest)")
+    c.add_argument("--ring", metavar="FILE", help="your own ring.json (default: $RINGSIDE_RING, else the one shipped)")
     c.add_argument("--spaces", type=lambda s: [x.strip() for x in s.split(",") if x.strip()],
                    help="the spaces to use, comma-separated (default: every space of the side)")
     c.add_argument("--seed", type=int, default=1)

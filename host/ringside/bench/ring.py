@@ -12,20 +12,12 @@ import random
 import time
 
 from ringside.calibration import calibrate
+from ringside.ring import load_side
 from ringside.sim.board import SimBoard, SimTable
 from ringside.sim.physics import max_travel_deg, speed_for_travel
 from ringside.sim.sensors import SensorParams
 
 OFF_RING_SHARE = 0.03
-
-
-def _space_of(side_spaces, angle):
-    a = angle % 360.0
-    for sp in side_spaces:
-        lo, hi = sp["from_deg"], sp["to_deg"]
-        if (a - lo) % 360.0 < (hi - lo) % 360.0:
-            return str(sp.get("id", sp["label"]))
-    raise ValueError(angle)
 
 
 def _pct(values, p):
@@ -47,8 +39,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                      sensor_params=sensor_params or SensorParams(noise_scale=noise))
     wall0 = time.perf_counter()
     table = SimTable(board)
-    spaces = board.ring_dict["sides"][side]["spaces"]
-    start_angle = _centre(board.ring_dict, side, board.ring_dict["sides"][side]["start"])
+    spaces = load_side(side, board.ring_dict)   # the host's ring model (ringside.ring)
+    start_angle = spaces.centre(spaces.start)
     board.place(start_angle)
     board.advance(1000)
     if side != board.fw_ring.side_names[0]:
@@ -111,7 +103,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
             if truly_off:
                 stats["off_ring_missed"] += 1
             else:
-                true_sp = _space_of(spaces, board.marble.position_deg)
+                true_sp = spaces.space_at(board.marble.position_deg)
                 rep, alt = str(f["sp"]), (str(f["alt"]) if "alt" in f else None)
                 if alt is not None:
                     stats["ambiguous"] += 1
@@ -177,11 +169,3 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     out["speedup"] = round(out["sim_seconds"] / out["wall_seconds"], 1) if out["wall_seconds"] else None
     del on_ring_flicks
     return out
-
-
-def _centre(ring, side, space_id):
-    for sp in ring["sides"][side]["spaces"]:
-        if str(sp.get("id", sp["label"])) == str(space_id):
-            a, b = sp["from_deg"], sp["to_deg"]
-            return (a + ((b - a) % 360.0) / 2) % 360.0
-    raise ValueError("no space %r on side %s" % (space_id, side))

@@ -20,213 +20,21 @@ import random
 import re
 from pathlib import Path
 
+from ringside import ring as _ring
+from ringside.flicks import NORMAL_QUANTILES, FlickModel, flick_model, travel_odds  # noqa: F401
 from ringside.games import GameError, IllegalAction
 
-RING_PATH = Path(__file__).resolve().parents[3] / "hardware" / "ring.json"
-
-CW = "cw"
-CCW = "ccw"
-DIRECTIONS = (CW, CCW)
+# The ring is ringside.ring's (one model of the ring on the host); these names stay here
+# because every Circles game reads them from this module.
+RING_PATH = _ring.default_path().resolve()
+CW, CCW, DIRECTIONS = _ring.CW, _ring.CCW, _ring.DIRECTIONS
+RingSide = _ring.RingSide
+ring_dict = _ring.ring_dict
+load_side = _ring.load_side
+space_kind = _ring.space_kind
 
 # a travel that misses the reported space by more than this (degrees) is not that flick
 TRAVEL_TOLERANCE_DEG = 100.0
-
-_ring_cache: dict = {}
-
-
-# ----- the ring description ---------------------------------------------------------------
-
-def ring_dict(ring=None) -> dict:
-    """The parsed ring description: None = hardware/ring.json, a path, or a dict as it is.
-
-    Raises GameError with the reason when the file is missing or not JSON."""
-    if isinstance(ring, dict):
-        return ring
-    path = Path(ring) if ring is not None else RING_PATH
-    try:
-        text = path.read_text()
-    except OSError as e:
-        raise GameError("cannot read the ring description %s: %s" % (path, e.strerror or e)) from None
-    key = (str(path), text)
-    if key not in _ring_cache:
-        try:
-            d = json.loads(text)
-        except ValueError as e:
-            raise GameError("the ring description %s is not valid JSON: %s" % (path, e)) from None
-        if not isinstance(d, dict):
-            raise GameError("the ring description %s is not a JSON object" % path)
-        _ring_cache.clear()
-        _ring_cache[key] = d
-    return _ring_cache[key]
-
-
-def space_kind(space_id: str) -> str:
-    """The kind of a space from its id: "money-bag-2" -> "money-bag", "12" -> "12"."""
-    return re.sub(r"-\d+$", "", space_id)
-
-
-class RingSide:
-    """One board side of the ring: its spaces in counter-clockwise order.
-
-    ids        space ids, counter-clockwise, starting with the first listed in ring.json
-    labels     id -> label printed on the board
-    start      id of the space the marble starts on (side "start"), or None
-    """
-
-    def __init__(self, ring: dict, side: str):
-        sides = ring.get("sides") if isinstance(ring, dict) else None
-        if not isinstance(sides, dict) or side not in sides:
-            have = ", ".join(sorted(sides)) if isinstance(sides, dict) else "none"
-            raise GameError("the ring description has no %r side (it has: %s)" % (side, have))
-        d = sides[side]
-        raw = d.get("spaces") if isinstance(d, dict) else None
-        if not isinstance(raw, list) or len(raw) < 3:
-            raise GameError("the %s side of the ring needs a list of at least 3 spaces" % side)
-        self.name = side
-        spaces = []
-        for i, sp in enumerate(raw):
-            try:
-                sid = str(sp["id"])
-                lo = float(sp["from_deg"]) % 360.0
-                hi = float(sp["to_deg"]) % 360.0
-            except (KeyError, TypeError, ValueError):
-                raise GameError("space %d of the %s side needs id, from_deg and to_deg" % (i, side)) from None
-            width = (hi - lo) % 360.0
-            if width <= 0:
-                raise GameError("space %s of the %s side has no width" % (sid, side))
-            spaces.append((sid, str(sp.get("label", sid)), lo, width))
-        ids = [s[0] for s in spaces]
-        if len(set(ids)) != len(ids):
-            raise GameError("the %s side lists a space id twice" % side)
-        first = spaces[0][2]
-        spaces.sort(key=lambda s: (s[2] - first) % 360.0)
-        total = 0.0
-        for k, (sid, _, lo, w) in enumerate(spaces):
-            nxt = spaces[(k + 1) % len(spaces)]
-            gap = (nxt[2] - (lo + w)) % 360.0
-            if min(gap, 360.0 - gap) > 1e-6:
-                raise GameError("the %s side has a gap or overlap after space %s" % (side, sid))
-            total += w
-        if abs(total - 360.0) > 1e-6:
-            raise GameError("the %s side's spaces cover %.2f degrees, not 360" % (side, total))
-        self.ids = [s[0] for s in spaces]
-        self.n = len(self.ids)
-        self.labels = {s[0]: s[1] for s in spaces}
-        self._lo = {s[0]: s[2] for s in spaces}
-        self._width = {s[0]: s[3] for s in spaces}
-        self._idx = {sid: k for k, sid in enumerate(self.ids)}
-        start = d.get("start")
-        self.start = str(start) if start is not None else None
-        if self.start is not None and self.start not in self._idx:
-            raise GameError("the %s side starts on space %r, which it does not have" % (side, self.start))
-        self._choices = {}   # cached ring_choices, see cached_choices()
-        det = ring.get("detection", {}) if isinstance(ring.get("detection"), dict) else {}
-        self.ambiguity_deg = float(det.get("ambiguity_margin_deg", 0.08)) + \
-            float(det.get("ambiguity_sigmas", 2.5)) * float(det.get("reading_sigma_deg", 0.45)) / 2.0
-
-    # --- lookups ---
-    def __contains__(self, sid) -> bool:
-        return sid in self._idx
-
-    def require(self, spaces=(), kinds=(), what="this game"):
-        """Raise GameError naming the first space (id) or kind of space the side lacks."""
-        for sid in spaces:
-            if sid not in self._idx:
-                raise GameError("%s needs space %r on the %s side of the ring, which is missing"
-                                % (what, sid, self.name))
-        have = {space_kind(s) for s in self.ids}
-        for k in kinds:
-            if k not in have:
-                raise GameError("%s needs a %r space on the %s side of the ring, which is missing"
-                                % (what, k, self.name))
-
-    def index(self, sid: str) -> int:
-        return self._idx[sid]
-
-    def of_kind(self, kind: str) -> list[str]:
-        return [s for s in self.ids if space_kind(s) == kind]
-
-    def centre(self, sid: str) -> float:
-        """The centre of a space (degrees, 0..360)."""
-        return (self._lo[sid] + self._width[sid] / 2.0) % 360.0
-
-    def width(self, sid: str) -> float:
-        return self._width[sid]
-
-    def space_at(self, angle: float) -> str:
-        a = angle % 360.0
-        for sid in self.ids:
-            if (a - self._lo[sid]) % 360.0 < self._width[sid]:
-                return sid
-        return self.ids[-1]  # a rounding hair below 360
-
-    def edge_distance(self, angle: float) -> tuple[float, str]:
-        """(degrees to the nearest boundary of the space at angle, the space across it)."""
-        sid = self.space_at(angle)
-        into = (angle - self._lo[sid]) % 360.0
-        left = self._width[sid] - into
-        if into <= left:
-            return into, self.step(sid, CW)
-        return left, self.step(sid, CCW)
-
-    def nudge_into(self, angle: float, sid: str, inset: float = 0.5) -> float:
-        """The smallest signed change (degrees) that moves angle into space sid, inset
-        degrees past its boundary (0 when it is already inside)."""
-        if self.space_at(angle) == sid:
-            return 0.0
-        lo, w = self._lo[sid], self._width[sid]
-        inset = min(inset, w / 2.0)
-        best = None
-        for target in (lo + inset, lo + w - inset):
-            d = (target - angle + 180.0) % 360.0 - 180.0
-            if best is None or abs(d) < abs(best):
-                best = d
-        return best
-
-    # --- moving round the ring ---
-    def step(self, sid: str, direction: str, k: int = 1) -> str:
-        """The space k spaces from sid in direction."""
-        s = 1 if direction == CCW else -1
-        return self.ids[(self._idx[sid] + s * k) % self.n]
-
-    def offset(self, a: str, b: str, direction: str) -> int:
-        """Spaces from a to b going in direction, 0..n-1."""
-        d = self._idx[b] - self._idx[a]
-        return (d if direction == CCW else -d) % self.n
-
-    def arc(self, a: str, b: str, direction: str) -> float:
-        """Degrees from the centre of a to the centre of b going in direction, [0, 360)."""
-        d = (self.centre(b) - self.centre(a)) % 360.0
-        if direction == CW:
-            d = (360.0 - d) % 360.0
-        if self.offset(a, b, direction) == 0:
-            return 0.0
-        return d
-
-    def adjacent(self, a: str, b: str) -> bool:
-        return a != b and (self.offset(a, b, CW) == 1 or self.offset(a, b, CCW) == 1)
-
-    def travel_to(self, origin: str, space: str, direction: str, laps: int = 0) -> float:
-        """The signed travel (deg) of a flick from the centre of origin to the centre of space."""
-        t = self.arc(origin, space, direction) + 360.0 * laps
-        return round(t if direction == CCW else -t, 2)
-
-
-_sides: dict = {}
-
-
-def load_side(side: str, ring=None) -> RingSide:
-    """The one loader of board data: a side of hardware/ring.json (or the given ring, a
-    path or a dict). The parsed side is shared by every game on the same ring (read-only)."""
-    d = ring_dict(ring)
-    key = (id(d), side)
-    hit = _sides.get(key)
-    if hit is None or hit[0] is not d:
-        if len(_sides) > 32:
-            _sides.clear()
-        hit = (d, RingSide(d, side))
-        _sides[key] = hit
-    return hit[1]
 
 
 # ----- reading a ring result -----------------------------------------------------------
@@ -482,62 +290,7 @@ def clockwise_from(first: int, n: int) -> list[int]:
     return [(first + k) % n for k in range(n)]
 
 
-# ----- a flick by a computer player (no ring attached) -----------------------------------
-
-class FlickModel:
-    """The simulated ring's level-ring physics and skill model, without the sensors.
-
-    result() turns an aimed travel into the ring result a board would report: the speed
-    is spread by the skill (ringside.sim.physics.Flicker), too fast leaves the ring, and a
-    stop within the ambiguity margin of a boundary reports the neighbour as alt."""
-
-    def __init__(self, ring: dict):
-        from ringside.sim.physics import Flicker, PhysicsParams, max_travel_deg
-        self.ring = ring
-        self.params = PhysicsParams()
-        self.flicker = Flicker(ring, self.params)
-        self.max_travel = max_travel_deg(ring, self.params)
-
-    def speed(self, target_travel: float, skill: float, rng: random.Random) -> float:
-        return self.flicker.flick_speed(rng, target_travel, skill)
-
-    def result(self, side: RingSide, origin: str, target_travel: float, skill: float,
-               rng: random.Random) -> dict:
-        from ringside.sim.physics import travel_for_speed
-        v = self.speed(target_travel, skill, rng)
-        if abs(v) > self.params.off_ring_speed_mm_s:
-            lo, hi = self.params.off_ring_arc_deg   # it rides up the wall and jumps out
-            return {"type": "off_ring", "travel": round(math.copysign(rng.uniform(lo, hi), v), 2)}
-        t = travel_for_speed(self.ring, v, self.params)
-        if abs(t) < 3.0:   # the board reports a nudge as no flick; a player flicks again
-            t = math.copysign(3.0, target_travel or 1.0)
-        angle = side.centre(origin) + t
-        sid = side.space_at(angle)
-        a = {"type": "landed", "space": sid, "travel": round(t, 2)}
-        edge, other = side.edge_distance(angle % 360.0)
-        if edge < side.ambiguity_deg:
-            a["alt"] = other
-        return a
-
-
-_models: dict = {}
-
-
-def flick_model(ring: dict) -> FlickModel:
-    key = id(ring)
-    m = _models.get(key)
-    if m is None or m.ring is not ring:
-        m = FlickModel(ring)
-        _models.clear()
-        _models[key] = m
-    return m
-
-
 # ----- computer players -------------------------------------------------------------------
-
-NORMAL_QUANTILES = (-1.83, -1.28, -0.97, -0.73, -0.52, -0.34, -0.17, 0.0,
-                    0.17, 0.34, 0.52, 0.73, 0.97, 1.28, 1.83)   # 15 equal-mass slices of N(0, 1)
-
 
 class Bot:
     """A computer player: choose(game, seat, rng) -> a legal action.
@@ -589,34 +342,6 @@ def random_bot(seed: int = 0) -> Bot:
     return Bot("random", 0.5, None, random_choice, seed)
 
 
-_odds: dict = {}
-
-
-def _travel_odds(ring: dict, target: float, skill: float) -> list:
-    """[(probability, travel or None when it leaves the ring)] of a flick aimed at target."""
-    key = (id(ring), round(target, 2), round(skill, 3))
-    hit = _odds.get(key)
-    if hit is not None and hit[0] is ring:
-        return hit[1]
-    from ringside.sim.physics import Flicker, speed_for_travel, travel_for_speed
-    m = flick_model(ring)
-    v0 = speed_for_travel(ring, target, m.params)
-    sd = Flicker.spread(skill)
-    w = 1.0 / len(NORMAL_QUANTILES)
-    out = []
-    for z in NORMAL_QUANTILES:
-        v = v0 * max(0.0, 1.0 + sd * z)
-        if abs(v) > m.params.off_ring_speed_mm_s:
-            out.append((w, None))
-            continue
-        t = travel_for_speed(ring, v, m.params)
-        out.append((w, t if abs(t) >= 3.0 else math.copysign(3.0, target)))
-    if len(_odds) > 20000:
-        _odds.clear()
-    _odds[key] = (ring, out)
-    return out
-
-
 _flick_odds: dict = {}
 
 
@@ -630,7 +355,7 @@ def landing_odds(game, origin: str, target: float, skill: float) -> list[tuple[f
         return hit[1]
     out = []
     c = side.centre(origin)
-    for w, t in _travel_odds(game.ring, target, skill):
+    for w, t in travel_odds(game.ring, target, skill):
         if t is None:
             out.append((w, Flick(False, None, None, None, None, 0)))
         else:

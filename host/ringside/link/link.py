@@ -26,6 +26,7 @@ from pathlib import Path
 from ringfw.ringfile import digest_of
 from ringfw.wire import PROTOCOL, Encoder
 
+from ringside import ring as ring_mod
 from ringside.link import guard, messages
 from ringside.link.errors import LinkError
 from ringside.link.frames import StreamReader, WireError, encode, parse
@@ -33,7 +34,6 @@ from ringside.link.ports import PortInfo, available, find_picos, open_port, usb_
 from ringside.link.scene import Scene
 
 HOST_VERSION = "0.1.0"
-DEFAULT_RING = Path(__file__).resolve().parents[3] / "hardware" / "ring.json"
 SILENCE_S = 2.5          # heartbeats come every 1 s: 2.5 s without a byte = the board is gone
 COMMAND_TIMEOUT_S = 1.0
 HANDSHAKE_TIMEOUT_S = 3.0
@@ -109,7 +109,7 @@ class Link:
         paths to try when the port is gone (default: Picos by USB id). heartbeats: also
         put `hb` frames in the event stream."""
         self.port_spec = port
-        self.expected_ring = _ring_hash(DEFAULT_RING if ring is _DEFAULT else ring)
+        self.expected_ring = _ring_hash(ring_mod.default_path() if ring is _DEFAULT else ring)
         self.silence_s = silence_s
         self.command_timeout_s = command_timeout_s
         self.handshake_timeout_s = handshake_timeout_s

@@ -11,23 +11,20 @@ from __future__ import annotations
 import json
 import random
 from array import array
-from pathlib import Path
 
 from ringfw import geometry, ringfile
 from ringfw.compat import TICKS_MASK
 from ringfw.controller import Controller
 from ringfw.wire import Encoder
 
+from ringside import ring as ring_mod
 from ringside.link.frames import LineReader, WireError, encode, parse
 from ringside.sim.physics import Marble, PhysicsParams
 from ringside.sim.sensors import SensorArray, SensorParams
 
-ROOT = Path(__file__).resolve().parents[3]
-DEFAULT_RING = ROOT / "hardware" / "ring.json"
-
-
 def default_ring_bytes() -> bytes:
-    return DEFAULT_RING.read_bytes()
+    """The ring in use (ringside.ring: the user's file, else the packaged ring.json)."""
+    return ring_mod.read_bytes()
 
 
 class _Clock:

@@ -11,8 +11,9 @@ import shutil
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[3]
-FIRMWARE = ROOT / "firmware" / "ringfw"
+from ringside.ring import firmware_dir
+
+FIRMWARE = firmware_dir()
 REPLAY = Path(__file__).with_name("fw_replay.py")
 
 _SCRIPT = """
