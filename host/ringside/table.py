@@ -52,21 +52,27 @@ class TableError(GameError):
 
 # ----- ports -----------------------------------------------------------------------------
 
-# seat colours as the LEDs show them (Doubles' Blue, Yellow, Graphite, White)
-_SEAT_RGB = {"blue": "0040ff", "yellow": "ffc000", "graphite": "606070", "white": "ffffff"}
-
-
 def _ring_leds() -> dict:
     """The LED ring's description from the host's ring.json (count, LED 0, direction)."""
     from ringside import ring
     return ring.leds()
 
 
-class SimPort:
+class Port:
+    """What every port has (the table asks no port what it has): override what applies."""
+
+    simulated = False
+    connected = True
+    truth = None          # a callable (on ring, angle, travel) for a simulated marble, or None
+
+    def log(self, text: str) -> None:
+        """Replaced by the table's log."""
+
+
+class SimPort(Port):
     """The in-process simulated board (ringside.sim.board.SimBoard) as a port."""
 
     simulated = True
-    connected = True
 
     def __init__(self, board):
         self.board = board
@@ -109,7 +115,7 @@ class SimPort:
         return m.on_ring, m.position_deg, m.travel_deg
 
 
-class LinkPort:
+class LinkPort(Port):
     """A board over the serial link (ringside.link.Link): a real one, or a simulated one on
     a pty (which can also flick and place the marble with its sim_* commands)."""
 
@@ -144,9 +150,6 @@ class LinkPort:
                 while not self.link.wait_connected(1.0):
                     pass
                 self.log("the board is back: the game goes on")
-
-    def log(self, text: str) -> None:
-        """Replaced by the table's log."""
 
     def _ms(self, t):
         import time
@@ -291,19 +294,21 @@ class Table:
         self.seats = dict(seats or {})       # seat -> "human" | bot level (saved with the game)
         self.meta = dict(meta or {})
         self.log = log or (lambda text: None)
-        if port is not None and hasattr(port, "log"):
+        if port is not None:
             port.log = lambda text: self.log(text)
         self.leds_on = port is not None      # until the board refuses a scene command
         self._painted: dict = {}
-        self._player = None
+        self._player = None                  # the seat whose colour the ring shows
+        self._player_colour = None
         self.ignored = 0                     # malformed ring frames skipped
         self.fallbacks = 0                   # flicks the board gave no usable result for
         self._board_at = None                # the space the board last saw the marble rest on
-        side = getattr(game, "side", None)   # games off the ring (Doubles) have none
-        if side is not None and side.name and port is not None:
-            if not port.send("side", name=game.side.name):
-                raise TableError("the board does not have a %s side (is its ring.json the host's?)"
-                                 % game.side.name)
+        self._px = None                      # the whole-ring picture the LEDs show (px runs)
+        self._timer_turn = None              # the turn the board's timer was started for
+        side = game.capabilities.ring_side   # games off the ring (Doubles) have none
+        if side and port is not None:
+            if not port.send("side", name=side):
+                raise TableError("the board does not have a %s side (is its ring.json the host's?)" % side)
             self.port.events()               # drop what came before the game
 
     # --- saving ---
@@ -326,14 +331,25 @@ class Table:
     def apply(self, seat, action: dict) -> list[dict]:
         """Apply an action (IllegalAction propagates, nothing changed); autosave; LEDs."""
         ev = self.game.apply(seat, action)
-        for e in ev:
-            self.log(e["text"])
+        self._say(ev)
         if self.save_path:
             self.save()
         self.show(ev)
         return ev
 
+    def _say(self, events) -> None:
+        from ringside.games.present import event_text
+        pres = self.game.presenter
+        for e in events:
+            self.log(event_text(pres, e))
+
     def undo(self, n: int = 1) -> None:
+        """Take back the last n log entries (chance included)."""
+        if not self.game.log:
+            raise TableError("nothing to undo yet: no action has been played")
+        if not 1 <= n <= len(self.game.log):
+            raise TableError("only %d action%s can be undone" % (len(self.game.log),
+                                                                "" if len(self.game.log) == 1 else "s"))
         self.game = self.game.undo(n)
         if self.save_path:
             self.save()
@@ -341,10 +357,24 @@ class Table:
         self._place_marble()
         self.show([])
 
+    def undo_mine(self, mine) -> int:
+        """Take back the last action of a seat in `mine` (the people at the table) and all
+        that came after it (the computer's replies, the chance draws): the person chooses
+        again. Returns the log entries undone; TableError when there is nothing of theirs."""
+        log = self.game.log
+        for i in range(len(log) - 1, -1, -1):
+            if log[i][0] in mine:
+                n = len(log) - i
+                self.undo(n)
+                return n
+        raise TableError("nothing to undo yet: no one at the table has played")
+
     def correct(self, space: str) -> list[dict]:
         """"It is on SPACE": the last ring result becomes a clear landing on SPACE; what came
         after it is undone (the players decide again); the game replays."""
         g = self.game
+        if not g.capabilities.ring_side:
+            raise TableError("%s has no flicks to correct" % (g.title or g.name))
         idx = None
         for i in range(len(g.log) - 1, -1, -1):
             if cc.is_ring_action(g.log[i][1]):
@@ -373,8 +403,7 @@ class Table:
         self.game = before
         self.log("corrected: the marble is on %s%s" % (space, "; %d later action%s undone" % (
             dropped, "" if dropped == 1 else "s") if dropped else ""))
-        for e in ev:
-            self.log(e["text"])
+        self._say(ev)
         if self.save_path:
             self.save()
         self._place_marble()
@@ -397,7 +426,7 @@ class Table:
     def _place_marble(self):
         """On a simulated board, put the marble where the game says it is (as a player
         would: only when it is not already resting there)."""
-        if self.port is None or not self.port.simulated:
+        if self.port is None or not self.port.simulated or not self.game.capabilities.ring_side:
             return
         req = self.game.flick_request()
         sid = req["from"] if req else self.game.state.get("marble")
@@ -445,7 +474,7 @@ class Table:
     def _truth(self, origin):
         """No usable result from the simulated board: what the players saw instead (None
         when the port cannot tell: the players must type it)."""
-        if not hasattr(self.port, "truth"):
+        if self.port.truth is None:
             self.log("(the board gave no usable result: type where the marble stopped)")
             return None
         self.fallbacks += 1
@@ -494,8 +523,9 @@ class Table:
 
     # --- LEDs: the one place that builds scenes ---
     def show(self, events) -> None:
-        """Show the game on the LEDs: the active player's colour, the cubes owned on each
-        Darts space, the space just hit or resolved (a pulse). Sent only while the board
+        """Show the game on the LEDs as its presenter's led_frame() says: the active player's
+        colour, the spaces painted, the space just hit or resolved (a pulse, on an event), or
+        a whole-ring picture; and the board's turn timer. Sent only while the board
         acknowledges scene commands; the first refusal turns LEDs off for the game."""
         if not self.leds_on or self.port is None:
             return
@@ -509,32 +539,27 @@ class Table:
         if not self.port.send(kind, **fields):
             raise _Refused(kind)
 
-    def _picture(self):
-        """60 LED colours for games whose picture is not board spaces (None for the others)."""
-        g = self.game
-        if g.name == "circle":
-            from ringside.games.circle import wheel
-            return wheel.led_frame(g.view(None), _ring_leds())
-        if g.name == "circleville":
-            from ringside.games.circleville.render import led_frame
-            return led_frame(g, _ring_leds())
-        return None
-
-    def _animate_wheel(self, before) -> None:
-        """The time wheel turning: the spies glide one segment clockwise, in 8 frames."""
+    def _animate_turn(self, frame, leds: int) -> None:
+        """The picture turning by `leds` LEDs (+ = anticlockwise): the old picture glides
+        there in 8 steps, then the new one is shown (a presenter marks such an event with
+        led_turn(event))."""
         import time
-        from ringside.games.circle import wheel
+        old = list(self._px or [])
+        if len(old) != len(frame):
+            return
         real = not isinstance(self.port, SimPort)
-        for frame in wheel.turn_frames(before, 8, _ring_leds()):
-            self._send_picture(frame)
+        n = len(old)
+        for k in range(1, 9):
+            shift = int(round(leds * k / 8.0))
+            self._send_picture([old[(i - shift) % n] for i in range(n)])
             if real:
                 time.sleep(0.06)   # ~0.5 s for the turn, as the eye can follow it
 
     def _send_picture(self, frame) -> None:
         """Send only what changed, as runs of one colour (`px i= n= c= [pulse=1]`); a colour
         ending in "*" pulses."""
-        old = getattr(self, "_px", None) or [None] * len(frame)
-        want = ["off" if c in ("off", "000000") else c for c in frame]
+        old = self._px or [None] * len(frame)
+        want = [_hex(c) for c in frame]
         i = 0
         n = len(frame)
         while i < n:
@@ -555,29 +580,28 @@ class Table:
         self._px = old
 
     def _turn_timer(self) -> None:
-        """Games with a turn timer (Doubles): the board runs it down on the ring in the player's
-        colour; a new timed turn starts it, the end of the timed part cancels it."""
+        """Timed turns (capabilities.turn_seconds): the board runs the timer down on the ring
+        in the player's colour; a new timed turn starts it, the end of the timed part cancels it."""
         t = self.game.turn_timer()
         if t["timed"]:
-            if getattr(self, "_timer_turn", None) != t["turn_no"]:
-                self._send("timer_start", ms=int(t["seconds"] * 1000),
-                           c=_SEAT_RGB.get(str(t["colour"]).lower(), "white"))
+            if self._timer_turn != t["turn_no"]:
+                self._send("timer_start", ms=int(t["seconds"] * 1000), c=_hex(t.get("colour") or "white"))
                 self._timer_turn = t["turn_no"]
-        elif getattr(self, "_timer_turn", None) is not None:
+        elif self._timer_turn is not None:
             self._send("timer_cancel")
             self._timer_turn = None
 
     def check_timer(self) -> list[dict] | None:
         """If the board says the turn timer ran out for the turn it was started for, apply the
         game's timeout (the turn passes) and return its events; else None."""
-        if self.port is None or not hasattr(self.game, "turn_timer"):
+        if self.port is None or self._timer_turn is None:
             return None
         expired = any(kind == "timer_expired" for _, kind, _ in self.port.events())
-        turn = getattr(self, "_timer_turn", None)
-        if not expired or turn is None:
+        turn = self._timer_turn
+        if not expired:
             return None
         self._timer_turn = None
-        if self.game.turn_timer()["turn_no"] != turn:
+        if self.game.turn_timer().get("turn_no") != turn:
             return None            # a late report for a turn that is over: nothing to do
         entry = self.game.timeout_entry()
         if entry is None:
@@ -586,36 +610,28 @@ class Table:
 
     def _show(self, events):
         g = self.game
-        if hasattr(g, "turn_timer"):
+        if g.capabilities.turn_seconds:
             self._turn_timer()
-            for e in events:   # the die the host rolled: the ring blinks as many times as it shows
-                if e.get("type") == "roll" and isinstance(e.get("value"), int):
-                    self._send("flash", c="white", n=e["value"])
-        picture = self._picture()
-        if picture is not None:
-            if g.name == "circle":
-                before = getattr(self, "_wheel_view", None)
-                if before is not None and any(e.get("type") == "wheel_turn" for e in events):
-                    self._animate_wheel(before)
-                self._wheel_view = g.view(None)
-            self._send_picture(picture)
-            return
-        v = g.view()
+        for e in events:   # a die the host rolled: the ring blinks as many times as it shows
+            if e.get("type") == "roll" and isinstance(e.get("value"), int) and not isinstance(e["value"], bool):
+                self._send("flash", c="white", n=e["value"])
+        pres = g.presenter
+        frame = pres.led_frame(g)
         act = g.to_act()
         seat = act[0] if act and isinstance(act[0], int) else None
-        if seat is not None and seat != self._player:
-            self._send("player", c=COLOURS[seat % len(COLOURS)], w=3)
+        if frame.get("pixels") is not None:
+            turn = getattr(pres, "led_turn", None)
+            leds = [turn(e) for e in events] if turn is not None else []
+            leds = [x for x in leds if x]
+            if leds and self._px is not None:
+                self._animate_turn(frame["pixels"], leds[-1])
+            self._send_picture(frame["pixels"])
+            return
+        if frame.get("player") and (seat != self._player or frame["player"] != self._player_colour):
+            self._send("player", c=_hex(frame["player"]), w=3)
             self._player = seat
-        want = {}
-        if g.name == "darts":
-            for sid, cubes in v["board"].items():
-                owners = [p for p, c in enumerate(cubes) if c]
-                if owners:
-                    want[sid] = COLOURS[owners[0] % len(COLOURS)]
-        elif g.name == "wildwest":
-            m = v["marble"]
-            if v["phase"] in ("tickets",):
-                want[m] = "ffffff"                       # where the tickets have taken it
+            self._player_colour = frame["player"]
+        want = {sid: _hex(c) for sid, c in (frame.get("spaces") or {}).items()}
         for sid in set(self._painted) | set(want):
             c = want.get(sid, OFF)
             if self._painted.get(sid, OFF) != c:
@@ -624,19 +640,21 @@ class Table:
                     self._painted.pop(sid, None)
                 else:
                     self._painted[sid] = c
-        pulse = None
-        if getattr(g, "side", None) is None or not g.side.name:
-            return  # no ring spaces in this game
-        for e in events:
-            if e.get("space") in g.side:
-                pulse = e["space"]                             # the space just hit
-            elif e["type"] in _RESOLVED and v.get("marble") in g.side:
-                pulse = v["marble"]                            # the Wild West space resolved
-        if pulse is not None:
-            self._send("pulse", sp=pulse, c="ffffff")
+        if events and frame.get("pulse"):
+            self._send("pulse", sp=frame["pulse"], c="ffffff")
 
 
-_RESOLVED = ("gold", "mine", "bank", "shop", "dig", "saloon", "bandit", "money_bag", "ranch", "donate", "charity")
+def _hex(colour) -> str:
+    """A palette name (or hex) as the board's hex colour; "off" unpaints; a trailing "*"
+    (pulse) is kept."""
+    from ringside.games.present import COLOUR_RGB
+    c = str(colour)
+    star = "*" if c.endswith("*") else ""
+    c = c[:-1] if star else c
+    c = c.lower()
+    if c in ("off", "000000", "black"):
+        return OFF + star if star else OFF
+    return COLOUR_RGB.get(c, c) + star
 
 
 class _Refused(Exception):

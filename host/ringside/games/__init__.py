@@ -40,8 +40,12 @@ class IllegalAction(GameError):
 
 @dataclass(frozen=True)
 class Capabilities:
-    """What a game is, declared once by its engine, so the table, the screens and the bots
-    never ask a game its name. Defaults fit a game played off the ring with no chance."""
+    """What a game is, declared once by its engine (`capabilities = Capabilities(...)`), so the
+    table, the screens and the bots never ask a game its name. Defaults fit a game played off
+    the ring with no chance. docs/table-contract.md describes the whole contract.
+
+    A game with a ring_side also has `game.side` (a circles_common.RingSide) and answers
+    flick_request() with the flick that is due; the others answer None."""
     ring_side: str | None = None        # the ring.json side its flicks land on; None = off the ring
     turn_seconds: int | None = None     # a board-kept timer on timed turns (Doubles: 20); None = untimed
     chance: str | None = None           # what chance is at a real table: "die", "bag", "shuffle"; None = none
@@ -204,6 +208,37 @@ class Game:
         if n < 0 or n > len(self.log):
             raise IllegalAction("cannot undo %d of %d actions" % (n, len(self.log)))
         return self.replay(len(self.log) - n)
+
+    # ----- the table contract (defaults; engines override what applies to them) -----
+    def flick_request(self) -> dict | None:
+        """The flick the table must arm now: {"seat", "from", "directions", "min_steps",
+        "purpose", ["target_travel"]}; None when the next decision is not a flick (always, for
+        a game played off the ring)."""
+        return None
+
+    def turn_timer(self) -> dict:
+        """The turn timer as the table needs it. Untimed games: {"timed": False}. Timed ones
+        add "seconds", "seat", "colour" (a palette name) and "turn_no" (changes every turn)."""
+        return {"timed": False}
+
+    def timeout_entry(self):
+        """(seat, action) to apply when the turn timer runs out now; None when not timed."""
+        return None
+
+    @property
+    def presenter(self):
+        """The game's presentation module, ringside.games.<name>.present (picture, label,
+        led_frame, event_text); a game without one gets the generic fallback in
+        ringside.games.present, which keeps it playable."""
+        import importlib
+        mod = "ringside.games.%s.present" % self.name
+        try:
+            return importlib.import_module(mod)
+        except ModuleNotFoundError as e:
+            if e.name != mod:
+                raise
+            from ringside.games import present
+            return present.Fallback
 
     # ----- for engines -----
     def _setup(self):

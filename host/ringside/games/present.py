@@ -8,7 +8,14 @@ through this contract; none of them branches on a game's name. Each game has one
     label(game, seat, action) -> str  # a short label for a legal action, in the rulebook's words
     led_frame(game) -> dict         # what the LED ring shows now (see LED FRAME below)
 
-and may add `event_text(event) -> str` (default: the event's own "text").
+and may add
+
+    event_text(event) -> str          # default: the event's own "text"
+    group(game, seat, action) -> str  # a short heading ("b2") under which a long menu folds
+                                      # its actions: the screen first offers the headings
+
+A game without a present.py gets `Fallback` (below): a picture of its view's top level and
+the engine's describe(), so every game stays playable. `game.presenter` finds the module.
 
 PICTURE (every key present; `check_picture` holds a picture to this):
 
@@ -21,6 +28,11 @@ PICTURE (every key present; `check_picture` holds a picture to this):
      "legend": [{"glyph": "A", "colour": "yellow", "means": "Ann's cube"}],
      "hidden": ["Bob's hand (3 cards)"],   # what this viewer may not see, in words
      "result": None | {"winners": ["Ann"], "scores": {"Ann": 30}, "text": "Ann wins with ..."}}
+
+and may add (optional keys; screens show them when present):
+
+     "timer": {"seconds": 20, "seat": 0, "text": "Ann has 20 seconds, die roll included"}
+     "notes": ["the marble must reach the opposing space"]     # rules reminders for the viewer
 
 SECTIONS (each a dict with "kind" and "title"; made with the helpers below):
 
@@ -133,3 +145,102 @@ def check_picture(p: dict) -> dict:
         need("glyph" in e and "means" in e, "a legend entry needs glyph and means")
     need(all(isinstance(h, str) for h in p["hidden"]), "hidden is a list of words")
     return p
+
+
+# ----- the generic fallback (a game with no present.py of its own) ----------------------------
+
+def _short(v, width: int = 70) -> str:
+    import json
+    t = v if isinstance(v, str) else json.dumps(v)
+    return t if len(t) <= width else t[:width - 3] + "..."
+
+
+class Fallback:
+    """The presentation of a game that has no present.py: its view's top level as a table,
+    the engine's own describe() for labels, the active player's colour on the LEDs."""
+
+    @staticmethod
+    def players(game, scores=None) -> list:
+        act = game.to_act()
+        names = list(game.players)
+        marks = glyphs(names)
+        return [{"seat": i, "name": n, "colour": seat_colour(i), "glyph": marks[i],
+                 "score": (scores or {}).get(n), "facts": [], "to_act": i in act}
+                for i, n in enumerate(names)]
+
+    @staticmethod
+    def status(game) -> str:
+        if game.over:
+            r = game.result or {}
+            return "Game over: %s" % (r.get("reason") or "")
+        act = game.to_act()
+        if act == ["chance"]:
+            return "The table decides: %s" % (game.capabilities.chance_prompt or "chance")
+        return "%s to play" % " and ".join(game.seat_name(s) for s in act)
+
+    @staticmethod
+    def result(game):
+        if not game.over:
+            return None
+        r = game.result or {}
+        winners = [w if isinstance(w, str) else game.seat_name(w) for w in r.get("winners", [])]
+        return {"winners": winners, "scores": dict(r.get("scores") or {}),
+                "text": "%s %s: %s" % (" and ".join(winners) or "Nobody",
+                                       "wins" if len(winners) == 1 else "win", r.get("reason", ""))}
+
+    @staticmethod
+    def picture(game, seat=None) -> dict:
+        v = game.view(seat)
+        rows = [[str(k), _short(val)] for k, val in v.items() if k not in ("result",)]
+        return {"game": game.name, "title": game.title or game.name, "status": Fallback.status(game),
+                "to_act": game.to_act(), "players": Fallback.players(game),
+                "sections": [table("The table", ["what", "state"], rows)], "legend": [],
+                "hidden": [], "result": Fallback.result(game)}
+
+    @staticmethod
+    def label(game, seat, action) -> str:
+        describe = getattr(game, "describe", None)
+        words = describe(action) if describe is not None else None
+        if words and words != str(action):
+            return words
+        return " ".join("%s %s" % (k, v) if k != "type" else str(v) for k, v in action.items())
+
+    @staticmethod
+    def event_text(ev) -> str:
+        return ev.get("text", "")
+
+    @staticmethod
+    def led_frame(game) -> dict:
+        act = game.to_act()
+        seat = act[0] if act and isinstance(act[0], int) else None
+        return led_frame(player=seat_colour(seat) if seat is not None else None)
+
+
+def event_text(presenter, ev) -> str:
+    """The words for an event through a presenter (its own event_text, else the event's text)."""
+    fn = getattr(presenter, "event_text", None)
+    return fn(ev) if fn is not None else ev.get("text", "")
+
+
+LED_FRAME_KEYS = ("player", "spaces", "pulse", "pixels")
+
+
+def check_led_frame(f: dict, leds: int | None = None) -> dict:
+    """Raise PictureError unless `f` has the LED FRAME shape (colours from the palette, or
+    6-digit hex; pixels one per LED when `leds` is given)."""
+    def colour(c):
+        c = str(c)
+        c = c[:-1] if c.endswith("*") else c
+        return c in COLOUR_RGB or (len(c) == 6 and all(ch in "0123456789abcdef" for ch in c.lower()))
+    if not isinstance(f, dict) or any(k not in f for k in LED_FRAME_KEYS):
+        raise PictureError("an LED frame is a dict with %s" % ", ".join(LED_FRAME_KEYS))
+    if f["player"] is not None and not colour(f["player"]):
+        raise PictureError("LED player colour %r" % (f["player"],))
+    if not isinstance(f["spaces"], dict) or not all(colour(c) for c in f["spaces"].values()):
+        raise PictureError("LED spaces map space ids to colours")
+    if f["pixels"] is not None:
+        if not isinstance(f["pixels"], list) or not all(colour(c) for c in f["pixels"]):
+            raise PictureError("LED pixels are a list of colours")
+        if leds is not None and len(f["pixels"]) != leds:
+            raise PictureError("LED pixels: %d colours for %d LEDs" % (len(f["pixels"]), leds))
+    return f

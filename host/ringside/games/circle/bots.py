@@ -249,3 +249,20 @@ def make(level: str = "good", seed: int = 0):
 def choose(game, seat, rng: random.Random | None = None) -> dict:
     """The heuristic player's choice (the module-level bot of the contract)."""
     return HeuristicBot().choose(game, seat, rng)
+
+
+# ----- the levels of the table contract (ringside.bots): weakest first --------------------
+EASY_CARE = 0.5    # easy plays the heuristic's move half the time, any legal move otherwise
+
+
+def _levels():
+    from ringside import bots as B
+    return {
+        "random": lambda seed=0: B.Wrapped("random", RandomBot(seed), seed, pass_rng=True),
+        "easy": lambda seed=0: B.Sloppy("easy", B.Wrapped("good", HeuristicBot(seed), seed, pass_rng=True),
+                                        EASY_CARE, seed),
+        "good": lambda seed=0: B.Wrapped("good", HeuristicBot(seed), seed, pass_rng=True),
+    }
+
+
+LEVELS = _levels()

@@ -26,7 +26,7 @@ The time wheel is state["wheel"]: 8 lists (numbers 1..8), each a queue innermost
 """
 from __future__ import annotations
 
-from ringside.games import CHANCE, Game, GameError, IllegalAction, event, possessive, register
+from ringside.games import CHANCE, Capabilities, Game, GameError, IllegalAction, event, possessive, register
 
 from . import cards as cardlib
 from .cards import COLOURS, GREY, NATIONS, NEUTRAL
@@ -45,17 +45,6 @@ def start_squares(n: int) -> tuple[int, int]:
     return 8 - n, max(0, n - 4)
 
 
-class NoSide:
-    """The Circle is played with cards: no side of the ring is used for flicks (the LEDs show
-    the time wheel instead, see wheel.py). The terminal player asks the game for its side."""
-    name = None
-    ids: list = []
-    n = 0
-
-    def __contains__(self, space) -> bool:
-        return False
-
-
 @register
 class Circle(Game):
     name = "circle"
@@ -63,10 +52,12 @@ class Circle(Game):
     min_players = 3
     max_players = 6
     default_options = {"data": None}
+    capabilities = Capabilities(chance="deck", led="picture",
+                                chance_prompt="turn up the top card of the deck (or pick the first player) and enter it",
+                                bot_levels=("random", "easy", "good"), default_level="easy")
 
     # ----- set-up -----
     def _setup(self):
-        self.side = NoSide()
         self.deck = cardlib.load(self.options["data"])
         self.card = {c["id"]: c for c in self.deck}
         n = len(self.players)
@@ -127,10 +118,6 @@ class Circle(Game):
                 return "target %s" % who
             return "target %s" % card
         return words.get(t, str(a))
-
-    def flick_request(self):
-        """No flicks in The Circle (the ring shows the time wheel)."""
-        return None
 
     # ----- helpers -----
     def _order_from(self, first):

@@ -239,3 +239,20 @@ def play_game(bots, seed: int = 0, max_actions: int = 30000, options=None):
         g.apply(seat, g.chance_action() if seat == CHANCE else bots[seat].choose(g, seat))
         n += 1
     return g
+
+
+# ----- the levels of the table contract (ringside.bots): weakest first --------------------
+EASY_CARE = 0.5    # easy plays the heuristic's move half the time, any legal move otherwise
+
+
+def _levels():
+    from ringside import bots as B
+    return {
+        "random": lambda seed=0: B.Wrapped("random", RandomBot(seed), seed),
+        "easy": lambda seed=0: B.Sloppy("easy", B.Wrapped("good", HeuristicBot(seed), seed),
+                                        EASY_CARE, seed),
+        "good": lambda seed=0: B.Wrapped("good", HeuristicBot(seed), seed),
+    }
+
+
+LEVELS = _levels()

@@ -25,7 +25,7 @@ Every reading of the rules this engine makes is in docs/rules/circleville.md. Se
 """
 from __future__ import annotations
 
-from ringside.games import CHANCE, Game, GameError, IllegalAction, event, possessive, register
+from ringside.games import CHANCE, Capabilities, Game, GameError, IllegalAction, event, possessive, register
 
 from . import data as D
 
@@ -46,16 +46,6 @@ def _rank_values(box: list, players: int, highlighted: int) -> list:
     return list(box)
 
 
-class _NoRingSide:
-    """Squaring Circleville uses no marble: no ring side (the Table reads game.side.name)."""
-    name = ""
-    n = 8
-    ids: list = []
-
-    def __contains__(self, space) -> bool:
-        return False
-
-
 @register
 class Circleville(Game):
     name = "circleville"
@@ -64,7 +54,9 @@ class Circleville(Game):
     max_players = 4
     default_options = {"start": None, "board": None, "tiles": None, "solo": None, "difficulty": 0,
                        "solo_mats": None}
-    side = _NoRingSide()
+    capabilities = Capabilities(chance="bag and tiles", led="picture",
+                                chance_prompt="draw from the bag or turn up the tile, and enter what came out",
+                                bot_levels=("random", "easy", "good"), default_level="easy")
 
     # ------------------------------------------------------------------ set-up
     def _setup(self):
@@ -1324,10 +1316,6 @@ class Circleville(Game):
         if e == "achievements":
             return a["vp"] * sum(1 for t in S["players"][seat]["tiles"] if t["kind"] == "achievement")
         return 0
-
-    def flick_request(self):
-        """No flicks in Squaring Circleville (the ring shows the courthouse rondel)."""
-        return None
 
     def render_text(self) -> str:
         """The whole table as text: sections, queue, rondel, year track, mats, scores."""

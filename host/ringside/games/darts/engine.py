@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ringside.games import Game, GameError, IllegalAction, event, possessive, register
+from ringside.games import Capabilities, Game, GameError, IllegalAction, event, possessive, register
 from ringside.games import circles_common as cc
 
 DATA_PATH = Path(__file__).with_name("data.json")
@@ -56,6 +56,7 @@ class Darts(Game):
     min_players = 2
     max_players = 5
     default_options = {"ages": None, "data": None, "ring": None}
+    capabilities = Capabilities(ring_side="darts", bot_levels=("random", "easy", "good"), default_level="easy")
 
     # ----- set-up -----
     def _setup(self):

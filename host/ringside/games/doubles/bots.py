@@ -426,3 +426,20 @@ def make(name: str, seed: int = 0, **kw):
     if name not in BOTS:
         raise ValueError("no Doubles bot called %r (there are: %s)" % (name, ", ".join(BOTS)))
     return BOTS[name](seed, **kw)
+
+
+# ----- the levels of the table contract (ringside.bots): weakest first --------------------
+EASY_CARE = 0.5    # easy plays the greedy move half the time, any legal move otherwise
+
+
+def _levels():
+    from ringside import bots as B
+    return {
+        "random": lambda seed=0: B.Wrapped("random", RandomBot(seed), seed),
+        "easy": lambda seed=0: B.Sloppy("easy", B.Wrapped("good", GreedyBot(seed), seed), EASY_CARE, seed),
+        "good": lambda seed=0: B.Wrapped("good", GreedyBot(seed), seed),
+        "strong": lambda seed=0: B.Wrapped("strong", StrongBot(seed), seed),
+    }
+
+
+LEVELS = _levels()

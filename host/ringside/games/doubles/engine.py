@@ -17,7 +17,7 @@ save needs no file).
 """
 from __future__ import annotations
 
-from ringside.games import CHANCE, Game, GameError, IllegalAction, event, possessive, register
+from ringside.games import CHANCE, Capabilities, Game, GameError, IllegalAction, event, possessive, register
 
 from . import rules
 from .board import (CORNER_NAMES, PATTERN_NAMES, BoardError, Geometry, ROW_COLOURS_IN_PLAY,
@@ -44,6 +44,9 @@ class Doubles(Game):
     min_players = 2
     max_players = 4
     default_options = {"timer": True, "computer": [], "board": None}
+    capabilities = Capabilities(turn_seconds=TURN_SECONDS, chance="die",
+                                chance_prompt="toss the coin for who starts, or roll the d4, and enter what it shows",
+                                bot_levels=("random", "easy", "good", "strong"), default_level="easy")
 
     # ----- set-up -----
     def _setup(self):

@@ -28,7 +28,7 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from ringside.games import CHANCE, Game, GameError, IllegalAction, event, possessive, register
+from ringside.games import CHANCE, Capabilities, Game, GameError, IllegalAction, event, possessive, register
 from ringside.games import circles_common as cc
 from ringside.games.wildwest import money as M
 
@@ -103,6 +103,9 @@ class WildWest(Game):
     min_players = 2
     max_players = 5
     default_options = {"hard": False, "ages": None, "data": None, "ring": None}
+    capabilities = Capabilities(ring_side="wildwest", chance="die and bag",
+                                chance_prompt="roll the bandit die, or draw a disc from the bag, and enter what it gave",
+                                bot_levels=("random", "easy", "good"), default_level="easy")
 
     # ----- set-up -----
     def _setup(self):
