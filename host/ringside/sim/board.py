@@ -22,6 +22,11 @@ from ringside.link.frames import LineReader, WireError, encode, parse
 from ringside.sim.physics import Marble, PhysicsParams
 from ringside.sim.sensors import SensorArray, SensorParams
 
+# The simulated board's sensor model unless SimBoard(sensor_model=...) says otherwise.
+# "ideal" until the firmware expects a real scene (issue 14); then DEFAULT_MODEL.
+BOARD_DEFAULT_MODEL = "ideal"
+
+
 def default_ring_bytes() -> bytes:
     """The ring in use (ringside.ring: the user's file, else the packaged ring.json)."""
     return ring_mod.read_bytes()
@@ -116,7 +121,7 @@ class SimBoard:
                  low_deg: float | None = None, faults: dict | None = None,
                  sensor_params: SensorParams | None = None,
                  physics_params: PhysicsParams | None = None, loop_ms: int = 8,
-                 record: bool = False, start_ms: int = 0):
+                 record: bool = False, start_ms: int = 0, sensor_model: str | None = None):
         self.ring_bytes = ring_bytes if ring_bytes is not None else default_ring_bytes()
         self.ring_dict = json.loads(self.ring_bytes)
         self.seed = seed
@@ -127,8 +132,12 @@ class SimBoard:
         self.low_deg = low_deg
         self.marble = Marble(self.ring_dict, params=physics_params, tilt_deg=tilt_deg,
                              low_deg=low_deg, rng=random.Random(master.getrandbits(32)))
+        self.sensor_model = BOARD_DEFAULT_MODEL if sensor_model is None else sensor_model
         self.model = SensorArray(self.ring_dict, params=sensor_params,
-                                 rng=random.Random(master.getrandbits(32)), faults=faults)
+                                 rng=random.Random(master.getrandbits(32)), faults=faults,
+                                 model=self.sensor_model)
+        # the marble's place across the groove, drawn per flick and per placing
+        self._groove_rng = random.Random(master.getrandbits(32))
         self.budget_ms = float(self.ring_dict.get("sensor_timing", {}).get("budget_ms", 33))
         self.loop_ms = loop_ms
         self.now = start_ms
@@ -166,11 +175,17 @@ class SimBoard:
             self._lifted = True
             self.advance(lift_ms)
         self._lifted = False
+        self._draw_lateral()
         self.marble.place(angle_deg)
         self._record_hist()
 
     def flick(self, speed_mm_s: float) -> None:
+        self._draw_lateral()
         self.marble.flick(speed_mm_s)
+
+    def _draw_lateral(self):
+        m = self.model.lateral_max_mm()
+        self.model.set_lateral(self._groove_rng.uniform(-m, m))
 
     def angle_at(self, t_ms: float):
         """The marble's position (deg) at a recent time, or None when it is off the ring."""
