@@ -9,11 +9,18 @@
    An error that escapes the controller is printed and the LEDs blink red; the watchdog,
    no longer fed, reboots the board.
 """
+import gc
 import sys
 import time
 
 _RED = 40            # red level of the fault blink (0..255)
 _LOOP_MS = 8         # the main loop's period: a step, then sleep for what is left
+# Garbage is collected where the loop chooses (docs/firmware.md): right after a step that
+# took sensor readings, once this much has been allocated since boot (steps allocate
+# nothing; only rare commands such as calsave leave garbage). The automatic threshold is
+# set far above that, so an automatic collection would need 16 KB allocated in one step.
+_GC_SLACK = 1024
+_GC_THRESHOLD = 16384
 
 try:
     _sleep_ms = time.sleep_ms
@@ -74,6 +81,19 @@ def fault(message, path="ring.json", rounds=-1, pixels=None):
         k += 1
 
 
+def _gc_setup(mem_alloc):
+    """Collect now, set the automatic threshold high; returns the heap use that triggers the
+    loop's own collection."""
+    gc.collect()
+    if mem_alloc is None:
+        return 0
+    try:
+        gc.threshold(_GC_THRESHOLD)
+    except AttributeError:
+        pass
+    return mem_alloc() + _GC_SLACK
+
+
 def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
     """Boot and run. steps < 0 runs until release; tests pass a step count and a serial."""
     # Order matters for the heap's peak (docs/board.md): the board module before ring.json
@@ -116,6 +136,8 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
         fault("board start failed: %s: %s" % (type(e).__name__, e), path, fault_rounds)
         return None
 
+    mem_alloc = getattr(gc, "mem_alloc", None)    # MicroPython only
+    gc_floor = _gc_setup(mem_alloc)
     try:
         k = 0
         while not board.released() and (steps < 0 or k < steps):
@@ -123,6 +145,12 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
             board.boot_grace(now)
             ctl.step(now)
             k += 1
+            # Between sensor rounds: the readings of this round are in the tracker and the
+            # next are at least a sensor period away (docs/firmware.md: why a collection
+            # cannot cost a reading).
+            if ctl.took and mem_alloc is not None and mem_alloc() > gc_floor:
+                gc.collect()
+                gc_floor = mem_alloc() + _GC_SLACK
             # Pace the loop: a step every _LOOP_MS is fast enough for 33 ms sensor readings
             # and leaves the rest of the core idle (less heat, less USB current).
             spare = _LOOP_MS - tdiff(clock.ticks_ms(), now)

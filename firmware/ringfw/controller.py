@@ -74,6 +74,7 @@ class Controller:
         self.frames_dropped = 0
         self.worst_loop = 0
         self.last_step = -1
+        self.took = 0              # readings taken in the last step
         self.released = False      # set once `repl` has been acknowledged
         # sim_* commands: the simulated board installs a handler (seq, line bytes) -> None
         # (ack) or a reason; a real board has none and NACKs them.
@@ -103,6 +104,7 @@ class Controller:
             if n:
                 self._receive(n, now)
             left = self.sensors.poll(now, self.ranges, self.statuses, self.fresh)
+            self.took = left       # the boot's loop collects garbage just after a hand-over
             if left:
                 tr = self.tracker
                 fresh = self.fresh

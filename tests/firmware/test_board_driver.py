@@ -808,3 +808,46 @@ def test_drop_init_code_frees_the_driver(make_rig):
     ranges, statuses, fresh = rig.arrays()
     rig.clock.t += 40
     assert _poll_all(rig, rs, ranges, statuses, fresh) == set(range(N))   # poll needs none of it
+
+
+class _FakeGC:
+    """MicroPython's gc as the boot loop uses it: mem_alloc grows with garbage, collect frees it."""
+
+    def __init__(self):
+        self.used = 50_000
+        self.threshold_set = None
+        self.collects = []          # ctl.took at each of the loop's own collections
+        self.ctl = None
+
+    def collect(self):
+        self.used = 50_000
+        if self.ctl is not None and self.ctl.last_step >= 0:   # in the loop, not at its start
+            self.collects.append(self.ctl.took)
+
+    def mem_alloc(self):
+        self.used += 300            # something allocates between steps (a command, say)
+        return self.used
+
+    def threshold(self, n):
+        self.threshold_set = n
+
+
+def test_the_loop_collects_garbage_only_right_after_a_sensor_hand_over(make_rig, tmp_path,
+                                                                      monkeypatch):
+    rig = make_rig()
+    main = _load_main()
+    fake = _FakeGC()
+    monkeypatch.setattr(main, "gc", fake)
+    import ringfw.controller as C
+    real_init = C.Controller.__init__
+
+    def init(self, *a, **k):
+        real_init(self, *a, **k)
+        fake.ctl = self
+
+    monkeypatch.setattr(C.Controller, "__init__", init)
+    _, ctl = _boot_main(rig, tmp_path, steps=60)
+    assert ctl is not None
+    assert fake.threshold_set == main._GC_THRESHOLD > main._GC_SLACK
+    assert fake.collects, "garbage accumulated but the loop never collected"
+    assert all(took > 0 for took in fake.collects)   # only just after readings were taken

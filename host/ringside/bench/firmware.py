@@ -39,6 +39,12 @@ LED_US = 30                   # one WS2812 LED: 24 bits at 800 kHz
 # calls, each line or call about one half of the Pico loop above (8 us)
 POLL_US_PER_READING = 14 * PICO_LOOP_US / 2
 CORE1_STACK_BYTES = 4096      # rp2 _thread default stack, from the heap (mpthreadport.c)
+# The GC heap of MicroPython >= 1.20 on RPI_PICO ("rp2: Allocate GC heap from unused RAM",
+# v1.20.0): from the end of BSS to the end of RAM, __GcHeapStart..__GcHeapEnd in
+# ports/rp2/memmap_mp.ld; a Pico's micropython.mem_info() reports this total,
+# 0x20040000 - 0x200071c0 bytes.
+PICO_GC_HEAP_BYTES = 0x20040000 - 0x200071C0      # 233,024
+PEAK_HEAP_TARGET = 0.35                            # of PICO_GC_HEAP_BYTES
 
 _CAL_LOOP = """
 d = {}
@@ -119,6 +125,10 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
         "heap_ring_bytes": heap["ring_data"],
         "heap_loop_code_bytes": heap["controller_code"],   # the controller's modules, loaded
         "heap_core1_stack_bytes": CORE1_STACK_BYTES,
+        "pico_gc_heap_bytes": PICO_GC_HEAP_BYTES,
+        "peak_heap_fraction": round(heap["peak"] / PICO_GC_HEAP_BYTES, 4),
+        "peak_heap_target": PEAK_HEAP_TARGET,
+        "peak_heap_met": heap["peak"] <= PEAK_HEAP_TARGET * PICO_GC_HEAP_BYTES,
         "rp2040_ram_bytes": 264 * 1024,
         "step_allocations": stats["step_allocations"],
         "bytes_identical_to_cpython": full["out"] == vm.run_feed_cpython(b.ring_bytes, feed, out_cap=1 << 16)["out"],
