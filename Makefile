@@ -7,12 +7,13 @@ PORT    ?= /dev/ttyACM0
 
 .PHONY: run run-ring test venv firmware deploy bench clean
 
-$(STAMP): requirements.txt requirements-board.txt pyproject.toml
+$(STAMP): requirements.txt requirements-board.txt requirements-stubs.txt pyproject.toml
 	$(PY) -m venv $(VENV)
 	$(VPY) -m pip install --quiet --upgrade pip
 	$(VPY) -m pip install --quiet -r requirements.txt
 	$(VPY) -m pip install --quiet --no-deps -r requirements-board.txt
 	$(VPY) -m pip install --quiet --no-deps -e .
+	$(VPY) -m pip install --quiet --no-deps --upgrade --target $(VENV)/mpstubs -r requirements-stubs.txt
 	touch $(STAMP)
 
 venv: $(STAMP)
