@@ -59,3 +59,15 @@ def test_a_solo_town_that_cannot_be_finished_ends():
     assert g.over, "the stuck solo town did not end in %d actions" % steps
     assert "cannot be finished" in g.result["reason"]
     assert g.state["players"][SOLO]["score"] < 200
+
+
+def test_the_cubes_on_built_structures_are_in_the_view():
+    from test_circleville_rules import game, rondel_to
+    g = game(3)
+    g.state["queue"] = ["silver", "natural"]
+    seat = rondel_to(g, 4, stack=["blue"])       # green space, blue tile
+    g.apply(seat, {"type": "act", "colour": "green", "action": "green"})
+    g.apply(seat, {"type": "build", "section": 10})
+    sec = g.view(None)["sections"][9]
+    assert sec["plots"][0] == "silver"
+    assert sec["plot_cubes"][0] == [g.players[seat], None]
