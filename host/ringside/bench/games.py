@@ -8,6 +8,9 @@ Each seat is the game's real bot (its bots.make("good"), else its first non-rand
 bots.BOTS entry, else bots.choose, else random legal moves), with the
 flicks spread by the skill model and no ring attached; chance comes from the game's
 seeded RNG. An error is a game that raised or did not end within max_actions.
+"ended_by" counts the finished games by the result's reason, with the players' names and
+the numbers in it replaced ("a player reached N points"), e.g. how many Doubles games the
+players ended by agreement.
 Wall-clock numbers depend on the machine: compare ratios, not absolute values.
 """
 from __future__ import annotations
@@ -15,6 +18,7 @@ from __future__ import annotations
 import importlib
 import inspect
 import random
+import re
 import time
 
 from ringside import games
@@ -63,6 +67,7 @@ def run(game: str, n: int = 100, seed: int = 1, players: int | None = None, leve
     errors = []
     actions = 0
     finished = 0
+    ended_by: dict = {}
     t0 = time.perf_counter()
     for k in range(n):
         np_ = players or min(cls.max_players, max(cls.min_players, 2 + k % 3))
@@ -78,6 +83,8 @@ def run(game: str, n: int = 100, seed: int = 1, players: int | None = None, leve
             actions += steps
             if g.over:
                 finished += 1
+                why = _reason_kind(str((g.result or {}).get("reason", "")), g.players)
+                ended_by[why] = ended_by.get(why, 0) + 1
             else:
                 errors.append("game %d did not end in %d actions" % (k, max_actions))
         except Exception as e:   # a bench counts failures instead of stopping at the first
@@ -87,7 +94,15 @@ def run(game: str, n: int = 100, seed: int = 1, players: int | None = None, leve
             "error_samples": errors[:5], "seconds": round(dt, 3),
             "games_per_second": round(n / dt, 2) if dt > 0 else None,
             "actions_per_second": round(actions / dt, 1) if dt > 0 else None,
-            "avg_actions_per_game": round(actions / n, 1), "bot": level, "seed": seed}
+            "avg_actions_per_game": round(actions / n, 1), "bot": level, "seed": seed,
+            "ended_by": dict(sorted(ended_by.items(), key=lambda kv: -kv[1]))}
+
+
+def _reason_kind(reason: str, players) -> str:
+    """A result's reason without names and numbers, to count games by how they ended."""
+    for name in sorted(players, key=len, reverse=True):
+        reason = reason.replace(name, "a player")
+    return re.sub(r"\d+", "N", reason)
 
 
 GAMES = games.names()          # every registered game (`ringside bench games` with no names)

@@ -63,7 +63,7 @@ def test_random_games_end_and_never_raise(n, seeds):
             if r["reason"].endswith("points"):
                 assert r["winners"] == [g.log[-1][0]] and top >= 25
             else:
-                assert r["reason"] == "no circle can ever be made again"
+                assert r["reason"] in ("no circle can ever be made again", "the players agreed to end the game")
                 assert r["winners"] == [i for i, v in enumerate(g.state["scores"]) if v == top]
     assert ended == len(seeds)
 

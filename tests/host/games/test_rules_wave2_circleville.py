@@ -59,3 +59,50 @@ def test_a_solo_town_that_cannot_be_finished_ends():
     assert g.over, "the stuck solo town did not end in %d actions" % steps
     assert "cannot be finished" in g.result["reason"]
     assert g.state["players"][SOLO]["score"] < 200
+
+
+def test_the_cubes_on_built_structures_are_in_the_view():
+    from test_circleville_rules import game, rondel_to
+    g = game(3)
+    g.state["queue"] = ["silver", "natural"]
+    seat = rondel_to(g, 4, stack=["blue"])       # green space, blue tile
+    g.apply(seat, {"type": "act", "colour": "green", "action": "green"})
+    g.apply(seat, {"type": "build", "section": 10})
+    sec = g.view(None)["sections"][9]
+    assert sec["plots"][0] == "silver"
+    assert sec["plot_cubes"][0] == [g.players[seat], None]
+
+
+def test_the_3_vp_tile_scores_when_used_not_when_taken():
+    # "Immediately score 3 victory points and trigger the end of the game": read as what the tile
+    # does when its owner uses it ("using one is always optional"); taking it scores nothing.
+    from test_circleville_rules import P, game, rondel_to
+    g = game(3)
+    seat = rondel_to(g, 1, top="blue")
+    for y in g.state["years"][:-1]:
+        y["bonus"] = None
+    assert g.state["years"][-1]["bonus"] == "three_vp"
+    score = P(g)["score"]
+    g._take_year_bonus(seat, g.state["years"][-1]["year"])
+    assert P(g)["bonus"][-1] == "three_vp" and P(g)["score"] == score and not g.state["end"]
+    assert {"type": "use_bonus", "kind": "three_vp"} in g.legal_actions(seat)
+    g.apply(seat, {"type": "use_bonus", "kind": "three_vp"})
+    assert P(g)["score"] == score + 3 and g.state["end"]
+
+
+def test_an_occupied_space_just_past_the_counted_steps_cannot_be_reached():
+    # "Spaces already holding another player's assistant may be skipped over without counting
+    # against your movement, or you may choose to land on an occupied space": an occupied space is
+    # a landing on the way, before the last counted (unoccupied) space, not one beyond it.
+    from test_circleville_rules import active, game
+    g = game(3)
+    seat = active(g)
+    others = [i for i in range(3) if i != seat]
+    g.state["players"][seat]["assistant"] = 0
+    g.state["players"][others[0]]["assistant"] = 3
+    g.state["players"][others[1]]["assistant"] = 4
+    dests = [a["space"] for a in g.legal_actions(seat) if a["type"] == "rondel"]
+    assert dests == [1, 2]                  # 1 and 2 counted; 3 and 4 (occupied) lie beyond
+    g.state["players"][others[0]]["assistant"] = 2
+    dests = [a["space"] for a in g.legal_actions(seat) if a["type"] == "rondel"]
+    assert dests == [1, 2, 3]               # 2 is occupied: land on it, or skip it and count 3

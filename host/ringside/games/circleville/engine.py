@@ -1342,6 +1342,8 @@ class Circleville(Game):
                           "blue": "%d/%d" % (len(s["blue"]), b["sections"][i + 1]["blue"]),
                           "structures": [i2["kind"] + ("*" if i2["cubes"] else "") for i2 in s["icons"]],
                           "plots": [p["kind"] or "-" for p in s["plots"]],
+                          # the cubes on each plot (builder's spot, improver's spot): public pieces too
+                          "plot_cubes": [[None if c is None else self.players[c] for c in p["cubes"]] for p in s["plots"]],
                           "beautify": [list(x) for x in s["beautify"]], "number_cube": s["number"],
                           "cubes": {self.players[k]: v[0] for k, v in self.section_cubes(i + 1).items()}}
                          for i, s in enumerate(S["sections"])],

@@ -4,6 +4,8 @@ after the die roll (the chance seat is the game's: game.chance_action()).
     RandomBot(seed)   a uniformly random legal action
     GreedyBot(seed)   the action that scores most now (a win first, the -10 penalty counted);
                       ties broken at random
+    (greedy and strong accept every proposal to end the game by agreement, and propose it
+    when they may and none of their moves scores now: option agree_end)
     StrongBot(seed, budget_s=0.8, depth=2, sharp=0.5)
                       expectimax through the die. For each of its moves (with the die it
                       rolled): the expectation over the next player's four faces of that
@@ -46,6 +48,19 @@ def _action(game, move) -> dict:
 def _check_turn(game, seat):
     if game.over or game.to_act() != [seat] or seat == CHANCE:
         raise IllegalAction("it is not %s move" % possessive(game.seat_name(seat)))
+
+
+def _agreement(game, seat):
+    """The end by agreement (option agree_end, docs/rules/doubles.md reading 10): a computer
+    player accepts every proposal, and proposes the end when it may and no move of its own
+    scores now. None when that is not the question."""
+    if game.state["phase"] == "agree":
+        return {"type": "accept_end"}
+    if game.may_propose_end():
+        geo, pos, die = game.geo, game.pos(), game.state["die"]
+        if all(move_gain(geo, pos, seat, m, die)[1] <= 0 for m in rules.legal_moves(geo, pos, seat, die)):
+            return {"type": "propose_end"}
+    return None
 
 
 class RandomBot:
@@ -101,6 +116,9 @@ class GreedyBot:
 
     def choose(self, game, seat) -> dict:
         _check_turn(game, seat)
+        agreed = _agreement(game, seat)
+        if agreed:
+            return agreed
         geo, pos, die = game.geo, game.pos(), game.state["die"]
         best, best_moves = None, []
         for m in rules.legal_moves(geo, pos, seat, die):
@@ -349,6 +367,10 @@ class StrongBot:
 
     def choose(self, game, seat) -> dict:
         _check_turn(game, seat)
+        agreed = _agreement(game, seat)
+        if agreed:
+            self.last = {"depth": 0, "out_of_time": False, "moves": 0, "ms": 0.0}
+            return agreed
         t0 = time.perf_counter()
         deadline = t0 + self.budget_s
         geo, pos, die = game.geo, game.pos(), game.state["die"]
@@ -397,10 +419,11 @@ def play_game(bots, seed: int, players=None, options=None, max_actions: int = 20
               stall_actions: int | None = None):
     """Play one game of Doubles with a bot per seat (chance from the game's seeded RNG).
     Returns the game; it is unfinished if max_actions ran out, or if `stall_actions` actions
-    in a row were only turns and rolls (nothing added, removed or scored)."""
+    in a row were only turns and rolls (nothing added, removed or scored). It plays the
+    seed's rules: the end by agreement is off unless `options` turn it on ("agree_end")."""
     import ringside.games as games
     names = players or ["P%d" % (i + 1) for i in range(len(bots))]
-    opts = {"computer": list(range(len(bots)))}
+    opts = {"computer": list(range(len(bots))), "agree_end": None}
     opts.update(options or {})
     game = games.new("doubles", names, seed=seed, options=opts)
     n = 0

@@ -7,13 +7,20 @@ A player's actions after the roll:
     {"type": "turn", "square": "c3"}                 any piece, clockwise by the die
     {"type": "remove", "square": "c3"}               cover it with the same pattern from hand
     {"type": "timeout"}                              the 20 s ran out (entered by the table)
+    {"type": "propose_end"}                          end by agreement (option agree_end, below)
+and, while an end is proposed, each other player in turn:
+    {"type": "accept_end"} / {"type": "refuse_end"}
 While the die is still to be rolled, a timeout is entered by the chance seat (the table);
 timeout_entry() gives the right (seat, action) at any moment.
 
 Options: "timer" (default True: a person's turn has 20 s, die roll included), "computer"
 (seats played by the computer, never timed), "board" (None for this version's board, a
 layout dict, or the path of a layout file, which is read and stored in the options so a
-save needs no file).
+save needs no file), "agree_end" (default AGREE_END_ROUNDS: after that many full rounds
+of nothing but turns (no piece added or removed, no score) the player to move may propose
+to end the game, which ends it, the highest score winning, if every other player accepts;
+None: never. This version's
+addition, not the seed's: docs/rules/doubles.md reading 10).
 """
 from __future__ import annotations
 
@@ -27,6 +34,7 @@ SEAT_COLOURS = ("Blue", "Yellow", "Graphite", "White")
 SEAT_LETTERS = ("B", "Y", "G", "W")
 TURN_SECONDS = 20
 HISTORY_LINES = 200   # "what happened" keeps the latest lines; the log keeps everything
+AGREE_END_ROUNDS = 20  # default of option agree_end: full rounds of nothing but turns before a proposal
 _MOVE_KEYS = {"add": {"type", "square", "pattern"}, "turn": {"type", "square"},
               "remove": {"type", "square"}}
 
@@ -43,7 +51,7 @@ class Doubles(Game):
     title = "Doubles"
     min_players = 2
     max_players = 4
-    default_options = {"timer": True, "computer": [], "board": None}
+    default_options = {"timer": True, "computer": [], "board": None, "agree_end": AGREE_END_ROUNDS}
     capabilities = Capabilities(turn_seconds=TURN_SECONDS, chance="die",
                                 chance_prompt="toss the coin for who starts, or roll the d4, and enter what it shows",
                                 bot_levels=("random", "easy", "good", "strong"), default_level="easy")
@@ -61,6 +69,10 @@ class Doubles(Game):
             raise GameError("the computer option lists seat numbers 0 to %d, each once, not %r"
                             % (len(self.players) - 1, comp))
         opts["computer"] = list(comp)      # never the class default's list
+        agree = opts["agree_end"]
+        if agree is not None and (not isinstance(agree, int) or isinstance(agree, bool) or not 1 <= agree <= 1000):
+            raise GameError("the agree_end option is a number of rounds from 1 to 1000, or none (never), "
+                            "not %r" % (agree,))
         board = opts["board"]
         if board is None:
             layout = default_layout()
@@ -87,6 +99,8 @@ class Doubles(Game):
             "board": pos.board, "hands": pos.hands, "scores": pos.scores, "removes": pos.removes,
             "moves": 0,             # moves made (timeouts not counted)
             "history": "",          # "what happened": a line per event (the latest HISTORY_LINES)
+            "quiet": 0,             # turns in a row where nothing was added, removed or scored (agree_end)
+            "proposal": None,       # an end proposed: {"by": seat, "queue": seats still to answer}
         }
 
     def pos(self) -> rules.Pos:
@@ -101,6 +115,8 @@ class Doubles(Game):
             return [CHANCE]
         if ph == "move":
             return [self.state["turn"]]
+        if ph == "agree":
+            return [self.state["proposal"]["queue"][0]]
         return []
 
     def _legal(self, seat):
@@ -109,6 +125,8 @@ class Doubles(Game):
             if st["phase"] == "toss":
                 return [{"type": "toss", "first": s} for s in range(len(self.players))]
             return [{"type": "roll", "value": v} for v in rules.DIE_FACES]
+        if st["phase"] == "agree":
+            return [{"type": "accept_end"}, {"type": "refuse_end"}]
         out = []
         sq = self.geo.squares
         for kind, s, p in rules.legal_moves(self.geo, self.pos(), seat, st["die"]):
@@ -116,13 +134,28 @@ class Doubles(Game):
             if kind == "add":
                 a["pattern"] = p
             out.append(a)
+        if self.may_propose_end():
+            out.append({"type": "propose_end"})
         return out
+
+    def may_propose_end(self) -> bool:
+        """The player to move may propose to end the game: option agree_end is on and that many
+        full rounds went by with nothing but turns (no piece added or removed, no score)."""
+        rounds = self.options["agree_end"]
+        st = self.state
+        return (rounds is not None and st["phase"] == "move"
+                and st["quiet"] >= rounds * len(self.players))
 
     def _apply(self, seat, action):
         st = self.state
         kind = action["type"]
         if kind == "timeout":
             return self._timeout(seat, action)
+        if kind in ("propose_end", "accept_end", "refuse_end"):
+            return self._agreement(seat, action)
+        if st["phase"] == "agree":
+            raise IllegalAction("%s proposed to end the game: %s accepts or refuses first"
+                                % (self.players[st["proposal"]["by"]], self.players[st["proposal"]["queue"][0]]))
         if seat == CHANCE:
             if st["phase"] == "toss":
                 return self._toss(action)
@@ -223,6 +256,7 @@ class Doubles(Game):
         if st["turn"] in self.options["computer"]:
             raise IllegalAction("computer players are not timed")
         events = []
+        st["quiet"] += 1
         nxt = (st["turn"] + 1) % len(self.players)
         self._say(events, "timeout", "%s %d seconds ran out: the turn passes to %s with no action."
                   % (possessive(self.players[st["turn"]]), TURN_SECONDS, self.players[nxt]), seat=st["turn"])
@@ -239,6 +273,8 @@ class Doubles(Game):
         before = st["board"][s]
         circle, covered, penalty = rules.play(geo, pos, seat, kind, s, pattern, die)
         st["moves"] += 1
+        # option agree_end counts the turns in which nothing was added, removed or scored
+        st["quiet"] = st["quiet"] + 1 if (kind == "turn" and circle is None) else 0
         events = []
         if kind == "add":
             f = rules.add_facing(die)
@@ -291,6 +327,49 @@ class Doubles(Game):
                       % (names, "wins" if len(winners) == 1 else "share the win", top))
             return events
         self._start_turn((seat + 1) % len(self.players), events)
+        return events
+
+    def _agreement(self, seat, action):
+        """Option agree_end: the proposal, the answers in seat order from the proposer's left, and
+        the end (every other player accepted: the highest score wins, shared on a tie). A refusal
+        ends the proposer's turn (the proposal was its action) and the count starts again."""
+        st = self.state
+        kind = action["type"]
+        if set(action) != {"type"}:
+            raise IllegalAction("a %s is {\"type\": \"%s\"}" % (kind, kind))
+        n = len(self.players)
+        events = []
+        if kind == "propose_end":
+            if seat != st["turn"] or not self.may_propose_end():
+                raise IllegalAction("an end can be proposed by the player to move after %s full rounds of nothing "
+                                    "but turns (%d turns so far)" % (self.options["agree_end"], st["quiet"])
+                                    if self.options["agree_end"] is not None
+                                    else "ending by agreement is off in this game (option agree_end)")
+            st["proposal"] = {"by": seat, "queue": [(seat + k) % n for k in range(1, n)]}
+            st["phase"] = "agree"
+            self._say(events, "propose_end", "%s proposes to end the game: nothing but turns for %d rounds. "
+                      "If everyone accepts, the highest score wins." % (self._who(seat), st["quiet"] // n), seat=seat)
+            return events
+        if st["phase"] != "agree" or seat != st["proposal"]["queue"][0]:
+            raise IllegalAction("no end of the game is being proposed to %s" % self.players[seat])
+        pr = st["proposal"]
+        if kind == "refuse_end":
+            st["proposal"] = None
+            st["quiet"] = 0
+            self._say(events, "refuse_end", "%s refuses: the game goes on." % self._who(seat), seat=seat)
+            self._start_turn((pr["by"] + 1) % n, events)
+            return events
+        pr["queue"].pop(0)
+        self._say(events, "accept_end", "%s accepts." % self._who(seat), seat=seat)
+        if pr["queue"]:
+            return events
+        st["proposal"] = None
+        top = max(st["scores"])
+        winners = [i for i, v in enumerate(st["scores"]) if v == top]
+        names = " and ".join(self.players[i] for i in winners)
+        self._end(winners, "the players agreed to end the game", events,
+                  "Everyone agreed to end the game: %s %s with %d." % (names, "wins" if len(winners) == 1
+                                                                   else "share the win", top))
         return events
 
     def _end(self, winners, reason, events, text):
@@ -373,6 +452,10 @@ class Doubles(Game):
             "to_act": self.to_act(),
             "timer": self.turn_timer(),
             "what_happened": st["history"].splitlines(),
+            "agree_end": {"rounds": self.options["agree_end"], "quiet_turns": st["quiet"],
+                          "may_propose": self.may_propose_end(),
+                          "proposed_by": st["proposal"]["by"] if st["proposal"] else None,
+                          "waiting_for": list(st["proposal"]["queue"]) if st["proposal"] else []},
             "over": self.over,
             "result": self.result,
         }
