@@ -474,6 +474,26 @@ def test_hello_carries_versions_ring_hash_and_sensor_health(board):
     assert hello["side"] == "darts"
 
 
+def test_hello_names_the_board_by_its_unique_id(board):
+    """Issue 17 item 3/4: a host tells this board from another on the same port by uid."""
+    hello = dict(reply(board, host("status", seq=31)))["hello"]
+    assert hello["uid"] == board.uid == "sim0000000000003"      # seeded, marked simulated
+    other = SimBoard(seed=4)
+    assert other.uid != board.uid and SimBoard(seed=3).uid == board.uid
+
+
+def test_the_pico_reports_machine_unique_id(monkeypatch):
+    import sys
+    import types
+    from ringfw import board_setup
+    m = types.ModuleType("machine")
+    m.unique_id = lambda: bytes.fromhex("e6614103e7452d2f")
+    monkeypatch.setitem(sys.modules, "machine", m)
+    assert board_setup.unique_id_hex() == b"e6614103e7452d2f"
+    del m.unique_id                     # a port without one: no uid= in the hello
+    assert board_setup.unique_id_hex() == b""
+
+
 def test_heartbeat_fields(board):
     board.advance(2100)
     hb = board.frames_of("hb")[-1][2]

@@ -19,6 +19,7 @@ from ringfw.controller import Controller
 from ringfw.wire import Encoder
 
 from ringside.link.frames import LineReader, WireError, encode, parse
+from ringside.sim import fw_replay
 from ringside.sim.physics import Marble, PhysicsParams
 from ringside.sim.sensors import SensorArray, SensorParams
 
@@ -79,6 +80,7 @@ class _Pixels:
 class _Serial:
     def __init__(self, board):
         self.b = board
+        self.uid = board.uid.encode()   # hal Serial.uid: the board's identity in its hello
 
     def read_into(self, buf):
         inbox = self.b.inbox
@@ -119,7 +121,13 @@ class SimBoard:
                  low_deg: float | None = None, faults: dict | None = None,
                  sensor_params: SensorParams | None = None,
                  physics_params: PhysicsParams | None = None, loop_ms: int = 8,
-                 record: bool = False, start_ms: int = 0):
+                 record: bool = False, start_ms: int = 0, uid: str | None = None):
+        # the board's identity (a Pico's is its machine.unique_id()): one of its own, stable
+        # for a seed, and marked as simulated; uid= gives another. A board that records a
+        # feed has the replay harness's, so that the replay emits the very same bytes.
+        if uid is None:
+            uid = fw_replay.UID.decode() if record else "sim%013x" % (seed & 0xFFFFFFFFFFFFF)
+        self.uid = uid
         self.ring_bytes = ring_bytes if ring_bytes is not None else default_ring_bytes()
         self.ring_dict = json.loads(self.ring_bytes)
         self.seed = seed
