@@ -206,3 +206,46 @@ def test_after_a_restore_the_table_repaints_what_the_link_could_not_keep(circle_
     assert _lit_px(srv) == {}                        # the board came back without them...
     table.show([])                                   # ...and the table's next picture
     assert _until(lambda: _lit_px(srv) == _wanted(table), 2)
+
+
+def test_another_program_on_the_boards_old_path_gets_no_more_frames(fakes, tmp_path):
+    """The board's pty is gone and another program now has it (a shell on the same
+    /dev/pts/N): after one handshake that heard nothing, the host writes nothing more into
+    it, only listens now and then; the board, back on the path, is found again."""
+    import os
+    import select
+    import tty
+    a = fakes(uid="e6614103e7452d2f")
+    path = str(tmp_path / "board")
+    os.symlink(a.path, path)
+    with Link(path, ring=None, handshake_timeout_s=0.5) as link:
+        link.paint("ff0000", space="7")
+        master, slave = os.openpty()                    # the other program's terminal
+        tty.setraw(slave)
+        try:
+            os.unlink(path)
+            os.symlink(os.ttyname(slave), path)
+            a.close()                                   # the board goes away
+            assert link.wait_for("link_lost", 3) is not None
+            err = link.wait_for("link_error", 3)
+            assert err is not None and "does not answer as a Ringside board" in err.fields["why"]
+            first = b""                                 # what the one handshake wrote
+            while select.select([master], [], [], 0.1)[0]:
+                first += os.read(master, 4096)
+            assert first.count(b" hello ") in (1, 2) and first.count(b"@") == first.count(b" hello ")
+            got = b""
+            end = time.monotonic() + 3.0                # three more seconds of retries
+            while time.monotonic() < end:
+                r, _, _ = select.select([master], [], [], 0.05)
+                if r:
+                    got += os.read(master, 4096)
+            assert got == b""                          # listening only: not a byte written
+            b = fakes(uid="e6614103e7452d2f")            # the board is back on its path
+            os.unlink(path)
+            os.symlink(b.path, path)
+            assert link.wait_for("link_restored", 4) is not None
+            assert link.stats["board_changes"] == 0
+            assert _until(lambda: "paint" in [k for k, _ in b.received], 2)
+        finally:
+            os.close(master)
+            os.close(slave)

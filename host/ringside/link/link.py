@@ -17,6 +17,7 @@ raise LinkError with the board's reason. Times are seconds unless a name says ms
 from __future__ import annotations
 
 import collections
+import os
 import queue
 import threading
 import time
@@ -29,7 +30,8 @@ from ringfw.wire import PROTOCOL, Encoder
 from ringside.link import guard, messages
 from ringside.link.errors import LinkError
 from ringside.link.frames import StreamReader, WireError, encode, parse
-from ringside.link.ports import PortInfo, available, find_picos, open_port, usb_serial_of
+from ringside.link.ports import (PortInfo, available, find_picos, is_url, open_port,
+                                 usb_serial_of)
 from ringside.link.scene import Scene
 
 HOST_VERSION = "0.1.0"
@@ -38,6 +40,8 @@ SILENCE_S = 2.5          # heartbeats come every 1 s: 2.5 s without a byte = the
 COMMAND_TIMEOUT_S = 1.0
 HANDSHAKE_TIMEOUT_S = 3.0
 RETRY_S = 0.1            # how often the keeper looks for the board again
+LISTEN_S = 1.5           # a port that once answered nothing frame-like: listen this long first
+QUIET_MAX_S = 10.0       # ... and try it at most this seldom (1, 2, 4, ... s after each failure)
 REFUSED_RETRY_S = 2.0    # how often a board refused for its protocol or ring is asked again
 MISSING_WAIT_S = 0.5     # how long open() waits for a named port that does not exist (yet)
 _EVENT_QUEUE = 10000
@@ -154,6 +158,7 @@ class Link:
         self._threads: list[threading.Thread] = []
         self._wake = threading.Event()
         self._retry_at = 0.0
+        self._quiet: dict[str, tuple[int, float]] = {}   # port -> (failures, next try)
 
     # ----- life cycle -----
     def open(self) -> "Link":
@@ -457,6 +462,10 @@ class Link:
         while True:
             cands = self._candidates()
             for dev in cands:
+                q = self._quiet.get(_port_key(dev))
+                if q is not None and time.monotonic() < q[1]:
+                    errors.append("%s answers, but not as a Ringside board" % dev)
+                    continue
                 try:
                     self._try(dev)
                     return
@@ -484,6 +493,8 @@ class Link:
     def _try(self, dev: str) -> None:
         if self._closing:
             raise LinkError("the link was closed")
+        key = _port_key(dev)
+        heard = self.stats["frames"]
         ser = open_port(dev)
         with self._wlock:
             if self._closing:
@@ -497,8 +508,10 @@ class Link:
             self._ser = ser
         self._wake.set()
         try:
+            if key in self._quiet:
+                self._listen(dev, heard)
             self._handshake(dev)
-        except LinkError:
+        except LinkError as e:
             with self._wlock:
                 if self._ser is ser:
                     self._ser = None
@@ -507,11 +520,38 @@ class Link:
                 ser.close()
             except Exception:
                 pass
+            if self.stats["frames"] == heard and e.why not in ("protocol", "ring"):
+                self._mark_quiet(key, dev)
             raise
+        self._quiet.pop(key, None)
         self.port_name = dev
         if not self._usb_serial:
             self._usb_serial = usb_serial_of(dev, self._comports)
         self._handshaking = False
+
+    def _listen(self, dev: str, heard: int) -> None:
+        """A port that once answered with nothing frame-like (after a board went away,
+        another program may own the same /dev/pts/N): write nothing into it until it has
+        sent a whole frame (a board sends a heartbeat every second)."""
+        end = time.monotonic() + LISTEN_S
+        while time.monotonic() < end:
+            if self.stats["frames"] > heard:
+                return
+            if self._ser is None or self._closing:
+                break
+            time.sleep(0.02)
+        raise LinkError("%s answers, but not as a Ringside board (nothing it sent in %.1f s was "
+                        "a frame)" % (dev, LISTEN_S))
+
+    def _mark_quiet(self, key: str, dev: str) -> None:
+        n = self._quiet.get(key, (0, 0.0))[0] + 1
+        delay = min(QUIET_MAX_S, 2.0 ** (n - 1))
+        self._quiet[key] = (n, time.monotonic() + delay)
+        if n == 1 and self._identified:
+            self._emit("link_error", {"port": dev, "why": (
+                "%s does not answer as a Ringside board: the host writes nothing more into it, "
+                "and only listens for a board there (every %.0f-%.0f s)" % (
+                    dev, 1.0, QUIET_MAX_S))})
 
     def _handshake(self, dev: str) -> None:
         """hello both ways; the board's hello is checked (_check_hello: protocol version,
@@ -812,6 +852,17 @@ class Link:
             return
         self.scene.on_event(kind, fields, now)
         self._emit(kind, fields, now, seq)
+
+
+def _port_key(dev: str) -> str:
+    """A port by what it really is: a symlink (ringside sim --link, /dev/serial/by-id/...)
+    that is pointed at another device names another port."""
+    if is_url(dev):
+        return dev
+    try:
+        return os.path.realpath(dev)
+    except (OSError, ValueError):
+        return dev
 
 
 def _uid_text(uid) -> str:
