@@ -287,6 +287,7 @@ class Serial:
 
     def __init__(self, stream_in=None, stream_out=None, poll_target=None):
         _setup().serial(self, stream_in, stream_out, poll_target)
+        self.uid = _setup().unique_id_hex()   # the board's identity in its hello (hal.Serial)
 
     def _ready(self):
         if self._ipoll is not None:

@@ -167,3 +167,15 @@ def _one(rs, bus, driver_mod, i, addr, pin, io_timeout_s, sleep_ms):
         return "%s: %s" % (type(e).__name__, e)
     rs.drivers[i] = dev
     return ""
+
+
+def unique_id_hex():
+    """The RP2040's unique id (the 64-bit id of its flash chip, machine.unique_id()) as
+    lowercase hex bytes: the board's identity in its hello, and the USB serial number
+    MicroPython enumerates with. b"" where the port has no unique id."""
+    import binascii
+    import machine
+    try:
+        return binascii.hexlify(machine.unique_id())
+    except (AttributeError, OSError):
+        return b""

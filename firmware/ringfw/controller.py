@@ -79,6 +79,7 @@ class Controller:
         # sim_* commands: the simulated board installs a handler (seq, line bytes) -> None
         # (ack) or a reason; a real board has none and NACKs them.
         self.sim_command = None
+        self.uid = getattr(serial, "uid", b"")   # the board's identity (hal Serial.uid)
         self.boot = clock.ticks_ms()
         self.next_hb = self.boot
         self.last_hb = self.boot
@@ -178,6 +179,8 @@ class Controller:
         e.word(b"side", self.side_names, self.side)
         e.int(b"leds", r.led_count)
         e.int(b"cap", self.leds.cap)
+        if self.uid:
+            e.tok(b"uid", self.uid)
         self._send()
 
     def _faulty_count(self):

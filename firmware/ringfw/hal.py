@@ -24,6 +24,9 @@ Pixels
 Serial
     read_into(buf) -> int         bytes now waiting, copied into buf; 0 if none (never blocks)
     write(buf, n)                 send the first n bytes of buf
+    uid                           optional: the board's unique id, hex bytes (the RP2040's
+                                  machine.unique_id()); its hello carries it as uid=, so a
+                                  host can tell this board from another on the same port
 
 Watchdog
     feed()

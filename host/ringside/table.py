@@ -133,6 +133,11 @@ class LinkPort(Port):
     def connected(self) -> bool:
         return self.link.connected
 
+    @property
+    def restores(self) -> int:
+        """How often the link has sent its scene to the board again (Link.restores)."""
+        return self.link.restores
+
     def send(self, kind: str, **fields) -> bool:
         return self._call(self.link.command, kind, **fields) is not False
 
@@ -529,6 +534,14 @@ class Table:
         acknowledges scene commands; the first refusal turns LEDs off for the game."""
         if not self.leds_on or self.port is None:
             return
+        restores = getattr(self.port, "restores", 0)
+        if restores != getattr(self, "_restores", 0):
+            # the link has repainted the board from its own scene: what this table thinks
+            # is lit may be stale, so paint everything afresh
+            self._restores = restores
+            self._px = None
+            self._painted = {}
+            self._player = None
         try:
             self._show(events)
         except _Refused as e:

@@ -24,13 +24,14 @@ BANNER = (b"MicroPython v1.22.2 on 2024-02-22; Raspberry Pi Pico with RP2040\r\n
 class FakeBoard:
     """A scripted board on a pty: answers hello and commands as told, sends what it is told."""
 
-    def __init__(self, proto=1, ring="87b30cc1", heartbeat_s=0.2, on_command=None):
+    def __init__(self, proto=1, ring="87b30cc1", heartbeat_s=0.2, on_command=None, uid=None):
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         self.path = os.ttyname(self.slave)
         self.enc = Encoder()
         self.proto = proto
         self.ring = ring
+        self.uid = uid
         self.heartbeat_s = heartbeat_s
         self.on_command = on_command
         self.received = []
@@ -48,8 +49,11 @@ class FakeBoard:
             os.write(self.master, data)
 
     def hello(self):
-        self.send("hello", fw="9.9.9", proto=self.proto, ring=self.ring, sensors=12, healthy=12,
-                  side="darts")
+        f = dict(fw="9.9.9", proto=self.proto, ring=self.ring, sensors=12, healthy=12,
+                 side="darts")
+        if self.uid:
+            f["uid"] = self.uid
+        self.send("hello", **f)
 
     def _run(self):
         rd = StreamReader()

@@ -71,3 +71,28 @@ def test_a_verdict_disarms():
     s.record("arm", {"dir": "any", "min": 0}, 0.0)
     s.on_event("verdict", {"ok": 1}, 1.0)
     assert s.arm is None and s.empty()
+
+
+def test_px_pictures_are_part_of_the_scene_as_few_runs():
+    s = Scene()
+    s.record("px", {"i": 58, "n": 4, "c": "ff0000"}, 0.0)          # wraps: 58 59 0 1
+    s.record("px", {"i": 10, "n": 3, "c": "00ff00", "pulse": 1}, 0.0)
+    s.record("px", {"i": 11, "c": "off"}, 0.0)                      # unpaints one
+    s.record("px", {"i": 20, "c": "000000"}, 0.0)                   # black unpaints too
+    s.record("side", {"name": "darts"}, 0.0)                        # a side keeps them
+    assert s.commands(1.0) == [
+        ("side", {"name": "darts"}), ("clear", {}),
+        ("px", {"i": 0, "n": 2, "c": "ff0000"}),
+        ("px", {"i": 10, "n": 1, "c": "00ff00", "pulse": 1}),
+        ("px", {"i": 12, "n": 1, "c": "00ff00", "pulse": 1}),
+        ("px", {"i": 58, "n": 2, "c": "ff0000"}),
+    ]
+    s.record("clear", {}, 2.0)
+    assert s.px == {} and s.commands(3.0) == [("side", {"name": "darts"}), ("clear", {})]
+
+
+def test_a_pulse_still_running_is_shown_again_one_that_is_over_is_not():
+    s = Scene()
+    s.record("pulse", {"sp": "7", "c": "ffffff"}, 10.0)
+    assert s.commands(10.5)[-1] == ("pulse", {"sp": "7", "c": "ffffff"})
+    assert s.commands(12.0) == [("clear", {})]

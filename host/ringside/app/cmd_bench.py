@@ -41,7 +41,7 @@ def _optional(module: str, what: str):
 
 def cmd_link(args) -> int:
     mod = _optional("ringside.bench.link", "the link benchmark")
-    _print(mod.run(), args.json)
+    _print(mod.run(calibrate=not args.no_calibrate), args.json)
     return 0
 
 
@@ -97,6 +97,8 @@ def register(sub) -> None:
     f.set_defaults(func=cmd_firmware)
     lk = bs.add_parser("link", help="serial link round trips, latency, throughput, recovery")
     lk.add_argument("--json", action="store_true")
+    lk.add_argument("--no-calibrate", action="store_true",
+                    help="flick on an uncalibrated simulated board (landings go missing)")
     lk.set_defaults(func=cmd_link)
     g = bs.add_parser("games", aliases=["engines"], help="engine self-play throughput")
     g.add_argument("game", nargs="*")

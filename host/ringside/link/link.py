@@ -17,6 +17,7 @@ raise LinkError with the board's reason. Times are seconds unless a name says ms
 from __future__ import annotations
 
 import collections
+import os
 import queue
 import threading
 import time
@@ -30,7 +31,8 @@ from ringside import ring as ring_mod
 from ringside.link import guard, messages
 from ringside.link.errors import LinkError
 from ringside.link.frames import StreamReader, WireError, encode, parse
-from ringside.link.ports import PortInfo, available, find_picos, open_port, usb_serial_of
+from ringside.link.ports import (PortInfo, available, find_picos, is_url, open_port,
+                                 usb_serial_of)
 from ringside.link.scene import Scene
 
 HOST_VERSION = "0.1.0"
@@ -38,6 +40,9 @@ SILENCE_S = 2.5          # heartbeats come every 1 s: 2.5 s without a byte = the
 COMMAND_TIMEOUT_S = 1.0
 HANDSHAKE_TIMEOUT_S = 3.0
 RETRY_S = 0.1            # how often the keeper looks for the board again
+LISTEN_S = 1.5           # a port that once answered nothing frame-like: listen this long first
+QUIET_MAX_S = 10.0       # ... and try it at most this seldom (1, 2, 4, ... s after each failure)
+REFUSED_RETRY_S = 2.0    # how often a board refused for its protocol or ring is asked again
 MISSING_WAIT_S = 0.5     # how long open() waits for a named port that does not exist (yet)
 _EVENT_QUEUE = 10000
 _MAX_READER_RESTARTS = 5  # a reader that keeps ending has a bug: stay down and say why
@@ -118,13 +123,17 @@ class Link:
         self._comports = comports
         self.heartbeats = heartbeats
         self.scene = Scene()
-        self.board: dict = {}                 # the last hello's fields
+        self.board: dict = {}                 # the last accepted hello's fields
+        self.board_uid: str | None = None     # the identity of the board in use (hello uid=)
+        self._identified = False              # a board has been identified on this link
+        self._hello: dict = {}                # the last hello received (checked before use)
         self.last_heartbeat: dict = {}
         self.port_name: str | None = None     # the device in use
         self.stats = {"frames": 0, "bad_frames": 0, "noise_bytes": 0, "partial_frames": 0,
                       "overlong_lines": 0, "frames_missed": 0, "events_dropped": 0,
                       "reconnects": 0, "resets": 0, "garbled": 0, "refused_frames": 0,
-                      "reader_errors": 0, "reader_restarts": 0}
+                      "reader_errors": 0, "reader_restarts": 0, "board_changes": 0,
+                      "hellos_refused": 0, "restores": 0}
         # the last frames the guard refused: (time, type, reason)
         self.refusals: collections.deque = collections.deque(maxlen=50)
         self._hello_refused: str | None = None
@@ -148,6 +157,8 @@ class Link:
         self._down_why = ""
         self._threads: list[threading.Thread] = []
         self._wake = threading.Event()
+        self._retry_at = 0.0
+        self._quiet: dict[str, tuple[int, float]] = {}   # port -> (failures, next try)
 
     # ----- life cycle -----
     def open(self) -> "Link":
@@ -196,6 +207,14 @@ class Link:
     @property
     def connected(self) -> bool:
         return self._ser is not None and not self._handshaking and self._reader_alive
+
+    @property
+    def restores(self) -> int:
+        """How many times the scene has been sent again to a board (after a reconnect, a
+        board that restarted, or a new board). What the board shows is then what `scene`
+        holds: a caller that keeps its own copy of what is lit (the table) drops it when
+        this changes, and paints afresh."""
+        return self.stats["restores"]
 
     def wait_connected(self, timeout: float) -> bool:
         """Wait until the link is up (after a loss); True if it is."""
@@ -350,7 +369,15 @@ class Link:
         self._command("player", f)
 
     def pulse(self, space: str, colour="white") -> None:
-        self._command("pulse", {"sp": str(space), "c": _colour(colour)}, record=False)
+        self._command("pulse", {"sp": str(space), "c": _colour(colour)})
+
+    def px(self, led: int, colour, count: int = 1, pulse: bool = False) -> None:
+        """Colour `count` LEDs from LED `led` (wrapping), over the spaces: pictures that are
+        not spaces (a time wheel, a rondel); pulse=True makes them swell; "off" unpaints."""
+        f = {"i": int(led), "n": int(count), "c": _colour(colour)}
+        if pulse:
+            f["pulse"] = 1
+        self._command("px", f)
 
     def flash(self, colour="red", count: int = 3) -> None:
         self._command("flash", {"c": _colour(colour), "n": int(count)}, record=False)
@@ -435,6 +462,10 @@ class Link:
         while True:
             cands = self._candidates()
             for dev in cands:
+                q = self._quiet.get(_port_key(dev))
+                if q is not None and time.monotonic() < q[1]:
+                    errors.append("%s answers, but not as a Ringside board" % dev)
+                    continue
                 try:
                     self._try(dev)
                     return
@@ -462,6 +493,8 @@ class Link:
     def _try(self, dev: str) -> None:
         if self._closing:
             raise LinkError("the link was closed")
+        key = _port_key(dev)
+        heard = self.stats["frames"]
         ser = open_port(dev)
         with self._wlock:
             if self._closing:
@@ -475,8 +508,10 @@ class Link:
             self._ser = ser
         self._wake.set()
         try:
+            if key in self._quiet:
+                self._listen(dev, heard)
             self._handshake(dev)
-        except LinkError:
+        except LinkError as e:
             with self._wlock:
                 if self._ser is ser:
                     self._ser = None
@@ -485,16 +520,45 @@ class Link:
                 ser.close()
             except Exception:
                 pass
+            if self.stats["frames"] == heard and e.why not in ("protocol", "ring"):
+                self._mark_quiet(key, dev)
             raise
+        self._quiet.pop(key, None)
         self.port_name = dev
         if not self._usb_serial:
             self._usb_serial = usb_serial_of(dev, self._comports)
         self._handshaking = False
 
+    def _listen(self, dev: str, heard: int) -> None:
+        """A port that once answered with nothing frame-like (after a board went away,
+        another program may own the same /dev/pts/N): write nothing into it until it has
+        sent a whole frame (a board sends a heartbeat every second)."""
+        end = time.monotonic() + LISTEN_S
+        while time.monotonic() < end:
+            if self.stats["frames"] > heard:
+                return
+            if self._ser is None or self._closing:
+                break
+            time.sleep(0.02)
+        raise LinkError("%s answers, but not as a Ringside board (nothing it sent in %.1f s was "
+                        "a frame)" % (dev, LISTEN_S))
+
+    def _mark_quiet(self, key: str, dev: str) -> None:
+        n = self._quiet.get(key, (0, 0.0))[0] + 1
+        delay = min(QUIET_MAX_S, 2.0 ** (n - 1))
+        self._quiet[key] = (n, time.monotonic() + delay)
+        if n == 1 and self._identified:
+            self._emit("link_error", {"port": dev, "why": (
+                "%s does not answer as a Ringside board: the host writes nothing more into it, "
+                "and only listens for a board there (every %.0f-%.0f s)" % (
+                    dev, 1.0, QUIET_MAX_S))})
+
     def _handshake(self, dev: str) -> None:
-        """hello both ways; checks the protocol version and the ring.json hash."""
+        """hello both ways; the board's hello is checked (_check_hello: protocol version,
+        ring.json hash) and identified (_identify: the same board, or a new one)."""
         end = time.monotonic() + self.handshake_timeout_s
-        self.board = {}
+        self._hello = {}
+        self._hello_refused = None
         last = "no answer"
         while time.monotonic() < end:
             try:
@@ -503,26 +567,52 @@ class Link:
                               _during_handshake=True)
             except LinkError as e:
                 if e.why in ("protocol_too_new", "protocol_too_old"):
-                    raise _proto_error(dev, self.board.get("proto"), e.why) from None
+                    raise _proto_error(dev, self._hello.get("proto"), e.why) from None
                 if self._ser is None:
                     raise LinkError("%s: %s" % (dev, e)) from None
                 last = str(e)
                 continue
-            board = self.board
-            if not board:
-                last = "no hello came back"
+            hello = self._hello
+            if not hello:
+                last = "no hello came back" if not self._hello_refused else \
+                    "its hello was refused: %s" % self._hello_refused
                 continue
-            if board.get("proto") != PROTOCOL:
-                raise _proto_error(dev, board.get("proto"), None)
-            if self.expected_ring and board.get("ring") != self.expected_ring:
-                raise LinkError(
-                    "the board on %s carries a different ring.json (crc %s) from the host's "
-                    "(crc %s): copy it with `mpremote cp hardware/ring.json :ring.json`, or "
-                    "give the host the board's copy" % (dev, board.get("ring"),
-                                                        self.expected_ring), why="ring")
+            problem = self._check_hello(hello, dev)
+            if problem is not None:
+                raise problem
+            self._identify(hello, dev)
             return
         raise LinkError("%s did not answer the hello within %.1f s (%s)" % (
             dev, self.handshake_timeout_s, last))
+
+    def _check_hello(self, hello: dict, dev: str | None) -> LinkError | None:
+        """What is wrong with a board's hello, whichever way it came (the handshake's, a
+        status reply, or one nobody asked for): a protocol this host does not speak, or a
+        ring.json other than the host's. None if nothing."""
+        dev = dev or self.port_name or self.port_spec or "the port"
+        if hello.get("proto") != PROTOCOL:
+            return _proto_error(dev, hello.get("proto"), None)
+        if self.expected_ring and hello.get("ring") != self.expected_ring:
+            return LinkError(
+                "the board on %s carries a different ring.json (crc %s) from the host's "
+                "(crc %s): copy it with `mpremote cp hardware/ring.json :ring.json`, or "
+                "give the host the board's copy" % (dev, hello.get("ring"),
+                                                    self.expected_ring), why="ring")
+        return None
+
+    def _identify(self, hello: dict, dev: str) -> None:
+        """A hello that passed _check_hello, in a handshake: this is the board now. The first
+        one names the board; a later one with another uid is a new board (board_changed)."""
+        uid = hello.get("uid") or None
+        if self._identified and uid != self.board_uid:
+            self.stats["board_changes"] += 1
+            self._emit("board_changed", {"port": dev, "old": self.board_uid or "?",
+                                         "new": uid or "?"})
+        self.board_uid = uid
+        self._identified = True
+        self.board = dict(hello)
+        self.scene.leds = hello.get("leds") if isinstance(hello.get("leds"), int) \
+            and hello.get("leds") > 0 else self.scene.leds
 
     # ----- the keeper thread: reconnect and restore -----
     def _keep_loop(self) -> None:
@@ -540,10 +630,15 @@ class Link:
             if self._ser is None:
                 if not self.reconnect or self._closing:
                     continue
+                if time.monotonic() < self._retry_at:
+                    continue
                 try:
                     self._connect(initial=False)
                 except LinkError as e:
-                    self._down_why = str(e) if e.why in ("protocol", "ring") else self._down_why
+                    if e.why in ("protocol", "ring"):
+                        # a board this host cannot use: say why, and ask it less often
+                        self._down_why = str(e)
+                        self._retry_at = time.monotonic() + REFUSED_RETRY_S
                     continue
                 self.stats["reconnects"] += 1
                 self._restore(reconnected=True)
@@ -565,6 +660,7 @@ class Link:
                 self._emit("link_error", {"why": "restoring the scene: %s" % e})
             else:
                 return
+        self.stats["restores"] += 1   # the board now shows the Scene: see Link.restores
         if expired_away:
             self._emit("timer_expired", {"total": t.total_ms, "late": 0, "restored": 1})
         if reconnected:
@@ -696,6 +792,34 @@ class Link:
         if kind == "hello":
             self._hello_refused = why
 
+    def _hello_outside_handshake(self, hello: dict, solicited: bool, now: float, seq: int) -> None:
+        """A hello after the handshake: a status reply, or the board saying it has just
+        started. Checked as the handshake's is. A bad one, or one from another board (another
+        uid on this port), drops the port before anything else is sent: the keeper then
+        reconnects with a full handshake, and restores the scene only into a board that has
+        identified itself."""
+        ser = self._ser
+        problem = self._check_hello(hello, None)
+        uid = hello.get("uid") or None
+        if problem is None and uid != self.board_uid:
+            problem = LinkError("a different board (%s) answers on %s in place of the one this "
+                                "host was using (%s): it is treated as a new board" % (
+                                    _uid_text(uid), self.port_name, _uid_text(self.board_uid)),
+                                why="board")
+        if problem is not None:
+            self.stats["hellos_refused"] += 1
+            self._refuse("hello", str(problem), now)
+            if ser is not None:
+                self._drop(ser, str(problem))
+            return
+        self.board = dict(hello)
+        if not solicited:  # nobody asked: the board has just started
+            self.stats["resets"] += 1
+            self._emit("board_reset", dict(hello), now, seq)
+            if not self.scene.empty():
+                self._need_restore = True
+                self._wake.set()
+
     def _dispatch(self, seq: int, kind: str, fields: dict, now: float) -> None:
         if kind == "ack" or kind == "nack":
             re = fields.get("re")
@@ -712,15 +836,13 @@ class Link:
                 p.done.set()
             return
         if kind == "hello":
-            self.board = fields
-            if self._expect_hello > 0:
+            self._hello = fields
+            solicited = self._expect_hello > 0
+            if solicited:
                 self._expect_hello -= 1
-            elif not self._handshaking:  # nobody asked: the board has just started
-                self.stats["resets"] += 1
-                self._emit("board_reset", dict(fields), now, seq)
-                if not self.scene.empty():
-                    self._need_restore = True
-                    self._wake.set()
+            if self._handshaking:
+                return  # the handshake checks and identifies it
+            self._hello_outside_handshake(fields, solicited, now, seq)
             return
         if kind == "hb":
             self.last_heartbeat = fields
@@ -730,6 +852,21 @@ class Link:
             return
         self.scene.on_event(kind, fields, now)
         self._emit(kind, fields, now, seq)
+
+
+def _port_key(dev: str) -> str:
+    """A port by what it really is: a symlink (ringside sim --link, /dev/serial/by-id/...)
+    that is pointed at another device names another port."""
+    if is_url(dev):
+        return dev
+    try:
+        return os.path.realpath(dev)
+    except (OSError, ValueError):
+        return dev
+
+
+def _uid_text(uid) -> str:
+    return "uid %s" % uid if uid else "no uid"
 
 
 def _proto_error(dev: str, board_proto, why: str | None) -> LinkError:

@@ -1,6 +1,8 @@
 """What the host has told the board to show and do, so a board that restarts (or a cable
-that was pulled) gets it all back: side, LED scene, effects, brightness, the armed flick
-and the turn timer at the time it has left.
+that was pulled) gets it all back: side, LED scene (painted spaces and ground, the LEDs
+painted one by one with `px`, the player, a pulse still running), effects, brightness, the
+armed flick and the turn timer at the time it has left. Only the blink of `flash` is not
+kept: it is over before a board is back.
 
 The Link records a command here once the board has acknowledged it, and feeds it the
 board's events (a verdict disarms, an expiry ends the timer, heartbeats carry the timer's
@@ -32,6 +34,8 @@ class TimerState:
 
 # commands that are part of the scene, and the key under which the last one is kept
 _SINGLE = ("side", "raw", "bright", "fx")
+PULSE_S = 1.5           # a `pulse` lasts this long on the board
+PULSE_RESTORE_S = 1.0   # a pulse started less than this long ago is shown again after a restore
 
 
 class Scene:
@@ -41,6 +45,9 @@ class Scene:
         self.player: dict | None = None
         self.arm: dict | None = None
         self.timer: TimerState | None = None
+        self.leds = 60                          # LEDs on the ring (the board's hello says)
+        self.px: dict[int, tuple[str, int]] = {}   # LED -> (colour, pulse) painted by `px`
+        self.pulse: tuple[dict, float] | None = None   # the last `pulse` and when
 
     def record(self, kind: str, fields: dict, now: float) -> None:
         """A command the board acknowledged."""
@@ -52,10 +59,25 @@ class Scene:
                 f = merged
             if kind == "side":  # a new side: space colours and pulses start afresh
                 self.paints = {k: v for k, v in self.paints.items() if k == "all"}
+                self.pulse = None
             self.single[kind] = f
         elif kind == "clear":
             self.paints.clear()
             self.player = None
+            self.px.clear()
+            self.pulse = None
+        elif kind == "px":
+            n = max(1, int(f.get("n", 1)))
+            c = str(f.get("c", "off"))
+            p = 1 if int(f.get("pulse", 0)) else 0
+            for k in range(min(n, self.leds)):
+                i = (int(f["i"]) + k) % self.leds
+                if c in ("off", "000000"):   # black unpaints, as on the board
+                    self.px.pop(i, None)
+                else:
+                    self.px[i] = (c, p)
+        elif kind == "pulse":
+            self.pulse = (f, now)
         elif kind == "paint":
             if "sp" in f:
                 key = "sp:%s" % f["sp"]
@@ -105,7 +127,28 @@ class Scene:
         return None if self.timer is None else self.timer.left_now(now)
 
     def empty(self) -> bool:
-        return not (self.single or self.paints or self.player or self.arm or self.timer)
+        return not (self.single or self.paints or self.player or self.arm or self.timer
+                    or self.px or self.pulse)
+
+    def px_runs(self) -> list[dict]:
+        """The LEDs painted by `px`, as few runs of one colour as there can be."""
+        out: list[dict] = []
+        i = 0
+        n = self.leds
+        while i < n:
+            v = self.px.get(i)
+            if v is None:
+                i += 1
+                continue
+            j = i + 1
+            while j < n and self.px.get(j) == v:
+                j += 1
+            f = {"i": i, "n": j - i, "c": v[0]}
+            if v[1]:
+                f["pulse"] = 1
+            out.append(f)
+            i = j
+        return out
 
     def commands(self, now: float) -> list[tuple[str, dict]]:
         """What a fresh board needs, in order: side first (spaces depend on it), then the
@@ -121,8 +164,11 @@ class Scene:
             if k in self.single:
                 out.append((k, self.single[k]))
         out.extend(("paint", f) for f in self.paints.values())
+        out.extend(("px", f) for f in self.px_runs())
         if self.player:
             out.append(("player", self.player))
+        if self.pulse is not None and now - self.pulse[1] < PULSE_RESTORE_S:
+            out.append(("pulse", self.pulse[0]))
         t = self.timer
         if t is not None:
             f = {"ms": t.left_now(now), "total": t.total_ms, "c": t.colour}

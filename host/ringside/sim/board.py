@@ -19,6 +19,7 @@ from ringfw.wire import Encoder
 
 from ringside import ring as ring_mod
 from ringside.link.frames import LineReader, WireError, encode, parse
+from ringside.sim import fw_replay
 from ringside.sim.physics import Marble, PhysicsParams
 from ringside.sim.sensors import SensorArray, SensorParams
 
@@ -81,6 +82,7 @@ class _Pixels:
 class _Serial:
     def __init__(self, board):
         self.b = board
+        self.uid = board.uid.encode()   # hal Serial.uid: the board's identity in its hello
 
     def read_into(self, buf):
         inbox = self.b.inbox
@@ -121,7 +123,14 @@ class SimBoard:
                  low_deg: float | None = None, faults: dict | None = None,
                  sensor_params: SensorParams | None = None,
                  physics_params: PhysicsParams | None = None, loop_ms: int = 8,
-                 record: bool = False, start_ms: int = 0, sensor_model: str | None = None):
+                 record: bool = False, start_ms: int = 0, sensor_model: str | None = None,
+                 uid: str | None = None):
+        # the board's identity (a Pico's is its machine.unique_id()): one of its own, stable
+        # for a seed, and marked as simulated; uid= gives another. A board that records a
+        # feed has the replay harness's, so that the replay emits the very same bytes.
+        if uid is None:
+            uid = fw_replay.UID.decode() if record else "sim%013x" % (seed & 0xFFFFFFFFFFFFF)
+        self.uid = uid
         self.ring_bytes = ring_bytes if ring_bytes is not None else default_ring_bytes()
         self.ring_dict = json.loads(self.ring_bytes)
         self.seed = seed

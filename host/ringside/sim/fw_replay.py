@@ -40,8 +40,14 @@ class _Sensors:
         return self.k
 
 
+# the board identity (hal Serial.uid) the replayed controller reports in its hello; a
+# SimBoard that records a feed takes the same one, so the replay says what it said
+UID = b"5ec0dedfeed00001"
+
+
 class _Serial:
     def __init__(self, cap):
+        self.uid = UID
         self.out = bytearray(cap)
         self.n = 0
         self.inb = bytearray(256)

@@ -1,0 +1,61 @@
+"""Issue 17 item 7: the landing the link bench missed. Seed 1's first flick stopped at
+177.6 deg, where sensors 4 and 5 both see the marble; uncalibrated, their drawn offsets make
+them disagree by ~5 deg, the tracker never finds the marble still, and no `landed` comes.
+The bench now calibrates the board over the link first, as every ring is before play."""
+from __future__ import annotations
+
+import io
+import time
+
+from ringside.bench.link import calibrate_over_link
+from ringside.calibration import calibrate
+from ringside.link import Link
+from ringside.sim.board import SimBoard, SimTable
+from ringside.sim.serve import SimServer
+
+SPACES = ["17", "2", "15", "10"]    # 135-207 deg: the views of sensors 4 and 5
+
+
+def _flick_into_the_overlap(b):
+    """From 120 deg, 240 mm/s ccw: the marble stops at 176.2 deg (seed 1)."""
+    b.place(120.0)
+    b.advance(2000)
+    return b.run_flick(240, timeout_ms=10000)[0]
+
+
+def test_uncalibrated_the_landing_between_two_sensors_never_comes():
+    b = SimBoard(seed=1)
+    assert _flick_into_the_overlap(b) is None
+    assert abs(b.marble.position_deg - 176.2) < 0.1 and b.marble.at_rest
+
+
+def test_calibrated_it_is_reported_where_it_stopped():
+    b = SimBoard(seed=1)
+    b.advance(500)
+    t = SimTable(b)
+    t.send("side", name="darts")
+    calibrate(t, b.ring_dict, side="darts", spaces=SPACES, log=lambda *a: None)
+    fr = _flick_into_the_overlap(b)
+    assert fr is not None and fr[1] == "landed" and str(fr[2]["sp"]) == "15"
+    assert abs(fr[2]["ang"] / 100.0 - b.marble.position_deg) < 1.0
+
+
+def test_the_bench_calibrates_the_board_over_the_link(tmp_path):
+    srv = SimServer(seed=1, speed=5.0, out=io.StringIO(), link_path=str(tmp_path / "b")).start()
+    try:
+        with Link(srv.port) as link:
+            got = calibrate_over_link(link, 5.0, spaces=SPACES)   # the bench's speed
+            fitted = {f["sensor"] for f in got["sensors"]}
+            assert {4, 5} <= fitted
+            ctl = srv.board.controller
+            assert all(ctl.ring.off16[i] != 0 for i in (4, 5))   # sent to the board
+            link.command("sim_place", ang=12000)
+            end = time.monotonic() + 3           # the board finds it at rest there
+            while ctl.tracker.rest_angle() < 0 and time.monotonic() < end:
+                time.sleep(0.02)
+            assert abs(ctl.tracker.rest_angle() - 12000) < 300
+            link.flick(240, "ccw")
+            ev = link.wait_for(("landed", "off_ring"), 3)
+            assert ev is not None and ev.kind == "landed"
+    finally:
+        srv.stop()
