@@ -9,8 +9,10 @@ board's clock runs at `speed` times real time (1 = real time; tests use more).
 Commands only a simulated board understands (a real board's firmware NACKs them with
 why=simulated_board_only; docs/protocol.md):
 
-    sim_flick speed=<mm/s> dir=cw|ccw   flick the marble (above 1500 mm/s it leaves the ring)
-    sim_place ang=<cd>                  lift the marble and set it down at an angle
+    sim_flick speed=<mm/s> dir=cw|ccw   flick the marble (above 1500 mm/s it leaves the ring);
+                                        refused with why=marble_off_the_ring... when it is off
+    sim_place ang=<cd>                  lift the marble and set it down at an angle (also how a
+                                        marble off the ring is put back: `ringside flick --place 7`)
     sim_led i=<n>                       reply `led i= r= g= b=`: LED n as shown (after the cap)
     sim_reset [ms=<boot ms>] [keep=1]   reset the board: the pty goes away (as USB does) and
                                         a new one comes up after the boot time; keep=1: a
@@ -354,7 +356,7 @@ class SimServer:
             if d not in ("cw", "ccw"):
                 return "dir_must_be_cw_or_ccw"
             if not b.marble.on_ring:
-                return "the_marble_is_off_the_ring:_sim_place_it_first"
+                return "marble_off_the_ring:_put_it_back_with_sim_place_(ringside_flick_--place)"
             b.flick(speed if d == "ccw" else -speed)
             return None
         if kind == "sim_place":
