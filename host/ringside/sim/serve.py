@@ -464,7 +464,7 @@ class SimServer:
 
 # ----- command line -----
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ring", help="ring.json to simulate (default: hardware/ring.json)")
+    p.add_argument("--ring", help="ring.json to simulate (default: $RINGSIDE_RING, else the one shipped)")
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated ring (default 0)")
     p.add_argument("--speed", type=float, default=1.0,
                    help="board time per real time (default 1: real time)")
