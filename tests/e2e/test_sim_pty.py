@@ -135,7 +135,7 @@ def test_sim_monitor_flick_and_the_led_picture(sims, tmp_path):
     pixels = {bytes(r[x:x + 3]) for r in rows for x in range(0, len(r), 3)}
     assert b"\xff\x00\x00" in pixels  # space 20 shown red (at full scale)
 
-    out = run_cli("flick", "--port", sim.link, "--force", "900", "--direction", "ccw")
+    out = run_cli("flick", "--port", sim.link, "--mm-s", "900", "--direction", "ccw")
     assert out.returncode == 0, out.stderr
     assert "flicked the marble ccw at 900 mm/s" in out.stdout
     assert "landed  sp=" in out.stdout and "landed on" in out.stdout
@@ -149,7 +149,7 @@ def test_flick_on_a_board_without_a_simulator_says_it_cannot(tmp_path):
     srv.start()
     try:
         srv.board.controller.sim_command = None
-        out = run_cli("flick", "--port", srv.port, "--force", "900", "--direction", "cw")
+        out = run_cli("flick", "--port", srv.port, "--mm-s", "900", "--direction", "cw")
     finally:
         srv.stop()
     assert out.returncode == 2
@@ -159,9 +159,9 @@ def test_flick_on_a_board_without_a_simulator_says_it_cannot(tmp_path):
 
 
 @pytest.mark.parametrize("args, msg", [
-    (["flick", "--port", "/nonexistent/tty", "--force", "900", "--direction", "cw"],
+    (["flick", "--port", "/nonexistent/tty", "--mm-s", "900", "--direction", "cw"],
      "/nonexistent/tty does not exist"),
-    (["flick", "--port", "/dev/null", "--force", "-3", "--direction", "cw"], "--force must be above 0"),
+    (["flick", "--port", "/dev/null", "--mm-s", "-3", "--direction", "cw"], "--mm-s must be above 0"),
     (["monitor", "--port", "/nonexistent/tty"], "does not exist"),
 ])
 def test_cli_errors_are_one_line(args, msg):

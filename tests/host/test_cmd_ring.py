@@ -78,3 +78,24 @@ def test_an_unknown_space_names_the_spaces(session):
     s, lines = session
     msg = _run(s, lines, "place 99")
     assert "no space '99' on the darts side (it has:" in msg and " 17 " in msg
+
+
+def test_an_uncalibrated_board_that_never_saw_the_stop_says_so_and_calibrate_cures_it():
+    """--no-calibrate, seed 1: at 330 deg two uncalibrated sensors disagree by about 6 degrees,
+    so the board never sees the marble still and gives no verdict (its next travel would then
+    run from the last landing, across flicks: how a 199.8 deg flick read 19.5 deg). The session
+    says so and points to calibrate, after which the travel is right again."""
+    lines: list[str] = []
+    s = RingSession(seed=1, out=lines.append, auto_calibrate=False)
+    assert "not calibrated" in "\n".join(lines)
+    _run(s, lines, "cw 200")
+    _run(s, lines, "ccw 200")
+    out = _run(s, lines, "cw 120")
+    assert "has not seen the marble stop" in out and "type calibrate" in out, out
+    _run(s, lines, "calibrate")
+    out = _run(s, lines, "ccw 150")
+    board = re.search(r"landed on .* travelled ([\d.]+) deg (\w+)", out)
+    truth = re.search(r"\(simulator: .* travelled ([\d.]+) deg (\w+)\)", out)
+    assert board and truth, out
+    assert board.group(2) == truth.group(2) == "anticlockwise"
+    assert abs(float(board.group(1)) - float(truth.group(1))) < 10, out

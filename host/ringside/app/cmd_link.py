@@ -28,12 +28,22 @@ def register(sub) -> None:
 
     p = sub.add_parser("flick", help="ask a simulated board to flick its marble",
                        description="Ask a simulated board to flick the marble and print where it "
-                                   "lands. A real board cannot do this and says so.")
+                                   "lands (aim in degrees of travel, as everywhere in ringside), "
+                                   "or put the marble back on a space with --place. A real board "
+                                   "cannot do this and says so.")
     _port_argument(p)
-    p.add_argument("--force", type=float, required=True, metavar="F",
-                   help="launch speed of the marble in mm/s (above 1500 it leaves the ring)")
-    p.add_argument("--direction", choices=("cw", "ccw"), required=True,
+    how = p.add_mutually_exclusive_group()
+    how.add_argument("--degrees", type=float, metavar="DEG",
+                     help="aim the marble DEG degrees round the ring (one lap is 360; the longest "
+                          "that stays on a level ring is about %d)" % _max_degrees())
+    how.add_argument("--mm-s", type=float, metavar="SPEED", dest="mm_s",
+                     help="the launch speed itself in mm/s instead (above 1500 it leaves the ring)")
+    p.add_argument("--direction", choices=("cw", "ccw"),
                    help="clockwise or counter-clockwise (seen from above)")
+    p.add_argument("--place", metavar="SPACE",
+                   help="first set the marble down on SPACE (e.g. 7): how to put back a marble "
+                        "flicked off the ring")
+    p.add_argument("--side", default="darts", help="the board side SPACE is on (default darts)")
     p.add_argument("--timeout", type=float, default=30.0, metavar="S",
                    help="longest wait for the marble to stop (default 30 s of real time)")
     p.set_defaults(func=_flick)
@@ -100,13 +110,63 @@ def _describe(kind, fields) -> str:
     return describe(kind, fields)
 
 
+def _max_degrees() -> int:
+    """The longest aim (degrees) that stays on a level ring, from the ring in use."""
+    from ringside import ring
+    from ringside.flicks import max_travel_deg
+    try:
+        return int(max_travel_deg(ring.ring_dict()))
+    except Exception:   # a broken ring file is reported by the command that reads it
+        return 0
+
+
 def _flick(args) -> int:
+    from ringside import ring
+    from ringside.flicks import speed_for_travel
     from ringside.link import Link, LinkError
-    if not 0 < args.force <= 5000:
-        raise ValueError("--force must be above 0 and at most 5000 mm/s, not %g" % args.force)
+    strength = args.degrees is not None or args.mm_s is not None
+    if not strength and args.place is None:
+        raise ValueError("say how hard: --degrees DEG (1 to %d) or --mm-s SPEED, or --place SPACE "
+                         "to put the marble back" % _max_degrees())
+    if strength and args.direction is None:
+        raise ValueError("say which way: --direction cw or --direction ccw")
+    angle = None
+    if args.place is not None:
+        side = ring.load_side(ring.check_side(args.side))
+        if args.place not in side:
+            raise ValueError("no space %r on the %s side (it has: %s)" % (args.place, side.name, " ".join(side.ids)))
+        angle = side.centre(args.place)
+    speed = None
+    if args.degrees is not None:
+        top = _max_degrees()
+        if not 1 <= args.degrees <= top:
+            raise ValueError("--degrees must be from 1 to %d (one lap is 360); to throw the marble "
+                             "off the ring use --mm-s 2000" % top)
+        speed = abs(speed_for_travel(ring.ring_dict(), args.degrees))
+    elif args.mm_s is not None:
+        if not 0 < args.mm_s <= 5000:
+            raise ValueError("--mm-s must be above 0 and at most 5000 mm/s, not %g" % args.mm_s)
+        speed = args.mm_s
     with Link(args.port, ring=None) as link:
-        link.flick(args.force, args.direction)
-        print("flicked the marble %s at %g mm/s" % (args.direction, args.force))
+        if angle is not None:
+            link.command("sim_place", ang=int(round(angle * 100)) % 36000)
+            ev = link.wait_for("placed", timeout=5.0)
+            print("the marble is on %s again%s" % (args.place, "" if ev is not None else
+                                                   " (the board has not confirmed it yet)"))
+            if speed is None:
+                return 0
+        try:
+            link.arm("any")     # as a table does on a turn: a marble gone is then off the ring
+            link.flick(speed, args.direction)
+        except LinkError as e:
+            if e.why and e.why.startswith("marble_off_the_ring"):
+                raise LinkError("the marble is off the ring: put it back first with `ringside flick "
+                                "--port %s --place 7`" % (args.port or link.port_name), why=e.why) from None
+            raise
+        if args.degrees is not None:
+            print("flicked the marble %s, aiming %g degrees (%.0f mm/s)" % (args.direction, args.degrees, speed))
+        else:
+            print("flicked the marble %s at %g mm/s" % (args.direction, speed))
         ev = link.wait_for(("landed", "off_ring"), timeout=args.timeout)
         if ev is None:
             raise LinkError("the marble did not come to rest within %g s" % args.timeout)

@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 import math
 import random
-import re
 from pathlib import Path
 
 from ringside import ring as _ring

@@ -1,16 +1,20 @@
 """The simulated board on a pty: the firmware controller on the simulated ring, in real time.
 
-    ringside sim [--link PATH] [--leds] [--png FILE] [--speed X] [--seed N] [--place DEG]
+    ringside sim [--link PATH] [--ports N] [--leds] [--png FILE] [--speed X] [--seed N] [--place DEG]
 
 A host connects to the printed pty path (or to the --link symlink, which follows the
-board across simulated resets) exactly as to a real board: same frames, same bytes. The
+board across simulated resets) exactly as to a real board: same frames, same bytes. One host
+per pty; --ports N (default 2) gives N ptys (PATH, PATH-2 ...) so that, say, `ringside monitor`
+watches while `ringside flick` or a game plays: events go to all, replies to the asker. The
 board's clock runs at `speed` times real time (1 = real time; tests use more).
 
 Commands only a simulated board understands (a real board's firmware NACKs them with
 why=simulated_board_only; docs/protocol.md):
 
-    sim_flick speed=<mm/s> dir=cw|ccw   flick the marble (above 1500 mm/s it leaves the ring)
-    sim_place ang=<cd>                  lift the marble and set it down at an angle
+    sim_flick speed=<mm/s> dir=cw|ccw   flick the marble (above 1500 mm/s it leaves the ring);
+                                        refused with why=marble_off_the_ring... when it is off
+    sim_place ang=<cd>                  lift the marble and set it down at an angle (also how a
+                                        marble off the ring is put back: `ringside flick --place 7`)
     sim_led i=<n>                       reply `led i= r= g= b=`: LED n as shown (after the cap)
     sim_reset [ms=<boot ms>] [keep=1]   reset the board: the pty goes away (as USB does) and
                                         a new one comes up after the boot time; keep=1: a
@@ -112,13 +116,17 @@ def terminal_line(colours) -> str:
 # ----- the pty -----
 class _Pty:
     """A pty pair in raw mode. The server keeps the slave open itself, so the master never
-    sees a hang-up while no host is connected."""
+    sees a hang-up while no host is connected. One host per pty: two programs reading one
+    pty would each get some of the board's bytes (see SimServer's ports)."""
 
     def __init__(self):
         self.master, self.slave = os.openpty()
         tty.setraw(self.slave)
         os.set_blocking(self.master, False)
         self.path = os.ttyname(self.slave)
+        self.stalled = False      # its host is not reading: output to it is dropped at once
+        self.dropped = 0
+        self.inbuf = bytearray()  # a host's partial line (several ports: lines go in whole)
 
     def close(self):
         for fd in (self.master, self.slave):
@@ -149,41 +157,68 @@ class _PtySerial:
         data = bytes(buf[:n])
         if b" landed " in data[:20] or b" off_ring " in data[:20]:
             srv.emitted(data)
-        fd = srv.pty.master
-        end = None
-        off = 0
-        while off < len(data):
-            try:
-                off += os.write(fd, data[off:])
-                self.stalled = False
-                continue
-            except BlockingIOError:
-                pass
-            except OSError:
-                self.dropped += 1
-                return
-            if self.stalled:  # the host is not reading: drop at once, as USB CDC does
-                self.dropped += 1
-                return
-            if end is None:
-                end = time.monotonic() + WRITE_TIMEOUT_S
-            left = end - time.monotonic()
-            if left <= 0:
-                self.stalled = True
-                self.dropped += 1
-                return
-            select.select([], [fd], [], left)
+        ptys = srv.ptys
+        if len(ptys) == 1:
+            _write_to(ptys[0], data)
+            return
+        for pty in srv.route(data):
+            _write_to(pty, data)
+
+
+def _write_to(pty, data: bytes) -> None:
+    """Write a frame to one pty as the Pico's USB CDC does: wait up to WRITE_TIMEOUT_S for
+    a reader, then drop (and drop at once while that reader stays away)."""
+    fd = pty.master
+    end = None
+    off = 0
+    while off < len(data):
+        try:
+            off += os.write(fd, data[off:])
+            pty.stalled = False
+            continue
+        except BlockingIOError:
+            pass
+        except OSError:
+            pty.dropped += 1
+            return
+        if pty.stalled:  # the host is not reading: drop at once, as USB CDC does
+            pty.dropped += 1
+            return
+        if end is None:
+            end = time.monotonic() + WRITE_TIMEOUT_S
+        left = end - time.monotonic()
+        if left <= 0:
+            pty.stalled = True
+            pty.dropped += 1
+            return
+        select.select([], [fd], [], left)
+
+
+# replies go to the host that asked; everything else the board says goes to every host
+_REPLIES = (b"ack", b"nack", b"hello", b"led", b"burst")
 
 
 class SimServer:
-    """SimBoard paced in real time behind a pty. start() runs it in a thread; run() in this one."""
+    """SimBoard paced in real time behind a pty. start() runs it in a thread; run() in this one.
+
+    ports: how many hosts may connect at once, each on its own pty (a monitor beside the
+    host that plays, say). Every host sees every event and heartbeat; a command's reply
+    (ack/nack, the hello it asked for, sim_led's led, sim_burst's frames) goes only to the
+    host that sent it, so no host sees another's hello as a board reset or another's ack
+    as its own. With --link PATH, port k > 1 is linked at PATH-k."""
 
     def __init__(self, ring_bytes: bytes | None = None, *, seed: int = 0, speed: float = 1.0,
                  link_path: str | None = None, boot_ms: int = BOOT_MS, place_deg: float | None = None,
                  tilt_deg: float = 0.0, show_leds: bool = False, png: str | None = None,
-                 emit_log: str | None = None, out=None):
+                 emit_log: str | None = None, out=None, ports: int = 1):
         if speed <= 0:
             raise ValueError("speed must be above 0, not %r" % speed)
+        if not isinstance(ports, int) or not 1 <= ports <= 8:
+            raise ValueError("ports must be 1 to 8, not %r" % (ports,))
+        self.nports = ports
+        self.ptys: list = []
+        self._asked: list = []      # (pty, host seq, kind) of each command passed on, in order
+        self._reply_to = None       # the pty a sim_* command's own frames go to
         self.speed = float(speed)
         self.link_path = link_path
         self.boot_ms = int(boot_ms)
@@ -198,7 +233,6 @@ class SimServer:
         if place_deg is not None:
             self.board.place(place_deg, lift_ms=0)
         self.inbox = bytearray()
-        self.pty: _Pty | None = None
         self.resets = 0
         self._deferred: list = []
         self._stop = threading.Event()
@@ -211,6 +245,10 @@ class SimServer:
 
     # ----- board and pty life -----
     @property
+    def pty(self):
+        return self.ptys[0]
+
+    @property
     def path(self) -> str:
         return self.pty.path
 
@@ -219,18 +257,31 @@ class SimServer:
         """What a host should open: the symlink if there is one, else the pty."""
         return self.link_path or self.pty.path
 
-    def _up(self, pty=None):
-        """A fresh pty and a booted controller whose boot hello goes out on it."""
-        self.pty = pty if pty is not None else _Pty()
+    def link_of(self, k: int) -> str | None:
+        """The symlink of port k (0-based): PATH, then PATH-2, PATH-3 ..."""
+        if not self.link_path:
+            return None
+        return self.link_path if k == 0 else "%s-%d" % (self.link_path, k + 1)
+
+    @property
+    def ports(self) -> list:
+        """What each host should open, one per port: the symlink if there is one, else the pty."""
+        return [self.link_of(k) or p.path for k, p in enumerate(self.ptys)]
+
+    def _up(self, ptys=None):
+        """Fresh ptys and a booted controller whose boot hello goes out on every one."""
+        self.ptys = ptys if ptys is not None else [_Pty() for _ in range(self.nports)]
         self._boot_controller()
-        if self.link_path:
-            tmp = "%s.%d.tmp" % (self.link_path, os.getpid())
-            try:
-                os.unlink(tmp)
-            except FileNotFoundError:
-                pass
-            os.symlink(self.pty.path, tmp)
-            os.replace(tmp, self.link_path)
+        for k, p in enumerate(self.ptys):
+            link = self.link_of(k)
+            if link:
+                tmp = "%s.%d.tmp" % (link, os.getpid())
+                try:
+                    os.unlink(tmp)
+                except FileNotFoundError:
+                    pass
+                os.symlink(p.path, tmp)
+                os.replace(tmp, link)
 
     def _boot_controller(self):
         b = self.board
@@ -242,6 +293,9 @@ class SimServer:
         ctl.serial = _PtySerial(self)
         ctl.sim_command = self._sim_command
         self.inbox.clear()
+        self._asked.clear()
+        for p in self.ptys:
+            p.inbuf.clear()
         boot = bytes(b.out)               # the boot hello, written before the pty existed
         b.out.clear()
         b._out_read = 0
@@ -251,13 +305,76 @@ class SimServer:
         self._v0 = b.now
 
     def _down(self):
-        if self.link_path:
-            try:
-                if os.readlink(self.link_path) == self.pty.path:
-                    os.unlink(self.link_path)
-            except OSError:
-                pass
-        self.pty.close()
+        for k, p in enumerate(self.ptys):
+            link = self.link_of(k)
+            if link:
+                try:
+                    if os.readlink(link) == p.path:
+                        os.unlink(link)
+                except OSError:
+                    pass
+            p.close()
+
+    # ----- several hosts -----
+    def _take_input(self, pty, data: bytes) -> None:
+        """Bytes from one host. One port: straight to the board. Several: whole lines, each
+        command noted with its host so that its reply goes back there."""
+        if len(self.ptys) == 1:
+            self.inbox += data
+            return
+        buf = pty.inbuf
+        buf += data
+        while True:
+            nl = buf.find(b"\n")
+            if nl < 0:
+                if len(buf) > 4096:      # no frame is this long: let the board count the noise
+                    self.inbox += buf
+                    buf.clear()
+                return
+            line = bytes(buf[:nl + 1])
+            del buf[:nl + 1]
+            body = line.strip()
+            if body.startswith(b"@"):
+                try:
+                    seq, kind, _ = parse(body)
+                except WireError:
+                    seq, kind = -1, "?"    # the board answers a damaged frame with re=-1
+                self._asked.append((pty, seq, kind))
+                if len(self._asked) > 512:
+                    del self._asked[:256]
+            self.inbox += line
+
+    def _asker(self, seq: int, kinds=None, pop: bool = False):
+        for k, (pty, s, kind) in enumerate(self._asked):
+            if s == seq and (kinds is None or kind in kinds):
+                if pop:
+                    del self._asked[k]
+                return pty
+        return None
+
+    def route(self, data: bytes) -> list:
+        """The ptys a frame from the board goes to (several ports)."""
+        sp = data.find(b" ")
+        kind = data[sp + 1:data.find(b" ", sp + 1)] if sp > 0 else b""
+        if kind not in _REPLIES:
+            return self.ptys
+        if kind in (b"led", b"burst"):
+            return [self._reply_to] if self._reply_to in self.ptys else self.ptys
+        try:
+            _, k, f = parse(data.strip())
+        except WireError:
+            return self.ptys
+        if k == "hello":            # asked for (hello, status), or the board has just started
+            to = self._asker_of_kinds(("hello", "status"))
+        else:
+            to = self._asker(f.get("re"), pop=True)
+        return [to] if to is not None else self.ptys
+
+    def _asker_of_kinds(self, kinds):
+        for pty, _, kind in self._asked:
+            if kind in kinds:
+                return pty
+        return None
 
     def emitted(self, data: bytes) -> None:
         t = time.monotonic()
@@ -326,18 +443,18 @@ class SimServer:
             self._display(now)
         # sleep until the next step is due or the host writes
         wait = (b.now + loop_ms - self._v0) / (1000.0 * self.speed) + self._t0 - time.monotonic()
-        fd = self.pty.master
+        fds = {p.master: p for p in self.ptys}
         try:
-            r, _, _ = select.select([fd], [], [], max(0.0, min(wait, 0.05)))
+            r, _, _ = select.select(list(fds), [], [], max(0.0, min(wait, 0.05)))
         except (OSError, ValueError):
             return
-        if r:
+        for fd in r:
             try:
                 data = os.read(fd, 4096)
             except (BlockingIOError, OSError):
                 data = b""
             if data:
-                self.inbox += data
+                self._take_input(fds[fd], data)
 
     # ----- sim-only commands (called from inside controller.step) -----
     def _sim_command(self, seq: int, line: bytes):
@@ -346,6 +463,8 @@ class SimServer:
         except WireError:
             return "bad_frame"
         b = self.board
+        if len(self.ptys) > 1:
+            self._reply_to = self._asker(seq, (kind,))
         if kind == "sim_flick":
             speed = f.get("speed")
             d = f.get("dir")
@@ -354,7 +473,7 @@ class SimServer:
             if d not in ("cw", "ccw"):
                 return "dir_must_be_cw_or_ccw"
             if not b.marble.on_ring:
-                return "the_marble_is_off_the_ring:_sim_place_it_first"
+                return "marble_off_the_ring:_put_it_back_with_sim_place_(ringside_flick_--place)"
             b.flick(speed if d == "ccw" else -speed)
             return None
         if kind == "sim_place":
@@ -389,7 +508,8 @@ class SimServer:
             n = f.get("n")
             if not isinstance(n, int) or not 1 <= n <= 1000000:
                 return "n_must_be_1_to_1000000"
-            self._later(lambda: self._burst(n))
+            to = self._reply_to
+            self._later(lambda: self._burst(n, to))
             return None
         return "unknown_simulated_board_command"
 
@@ -406,14 +526,15 @@ class SimServer:
             self._boot_controller()
             self.say("ringside sim: board restarted on %s" % self.path)
             return
-        fresh = _Pty()  # taken before the old one closes: the board comes back under a new name
+        fresh = [_Pty() for _ in self.ptys]  # taken before the old ones close: new names
         self._down()
         time.sleep((self.boot_ms if boot_ms is None else boot_ms) / 1000.0)
         self.resets += 1
         self._up(fresh)
         self.say("ringside sim: board reset; now on %s" % self.path)
 
-    def _burst(self, n: int) -> None:
+    def _burst(self, n: int, to=None) -> None:
+        self._reply_to = to
         ctl = self.board.controller
         e = ctl.enc
         for k in range(n):
@@ -462,7 +583,7 @@ class SimServer:
 
 # ----- command line -----
 def add_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--ring", help="ring.json to simulate (default: hardware/ring.json)")
+    p.add_argument("--ring", help="ring.json to simulate (default: $RINGSIDE_RING, else the one shipped)")
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated ring (default 0)")
     p.add_argument("--speed", type=float, default=1.0,
                    help="board time per real time (default 1: real time)")
@@ -470,6 +591,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                    help="keep a symlink to the pty here (it follows the board across resets)")
     p.add_argument("--place", type=float, metavar="DEG", help="marble set down at this angle")
     p.add_argument("--tilt", type=float, default=0.0, metavar="DEG", help="ring tilt (degrees)")
+    p.add_argument("--ports", type=int, default=2, metavar="N",
+                   help="how many hosts may connect at once, each on its own pty (default 2: "
+                        "one plays, one monitors; with --link PATH the second is PATH-2)")
     p.add_argument("--boot-ms", type=int, default=BOOT_MS,
                    help="time a reset board takes to come back (default %d)" % BOOT_MS)
     p.add_argument("--leds", action="store_true", help="show the LED ring live in the terminal")
@@ -487,12 +611,18 @@ def serve(args) -> int:
             ring_bytes = Path(args.ring).read_bytes()
         except OSError as e:
             raise OSError("cannot read %s: %s" % (args.ring, e.strerror)) from None
+    if not 1 <= args.ports <= 8:
+        raise ValueError("--ports must be 1 to 8, not %d" % args.ports)
     srv = SimServer(ring_bytes, seed=args.seed, speed=args.speed, link_path=args.link,
                     boot_ms=args.boot_ms, place_deg=args.place, tilt_deg=args.tilt,
-                    show_leds=args.leds, png=args.png, emit_log=args.emit_log)
+                    show_leds=args.leds, png=args.png, emit_log=args.emit_log, ports=args.ports)
     srv.say("ringside sim: simulated board on %s%s" % (
         srv.path, " (link %s)" % args.link if args.link else ""))
-    srv.say("ringside sim: connect with `ringside monitor --port %s`; Ctrl-C stops it" % srv.port)
+    for k in range(1, len(srv.ptys)):
+        srv.say("ringside sim: another host at the same time on %s%s (one host per port)" % (
+            srv.ptys[k].path, " (link %s)" % srv.link_of(k) if args.link else ""))
+    other = " while another host uses %s" % srv.ports[1] if len(srv.ptys) > 1 else ""
+    srv.say("ringside sim: connect with `ringside monitor --port %s`%s; Ctrl-C stops it" % (srv.port, other))
 
     def _term(signum, frame):
         srv._stop.set()

@@ -138,7 +138,7 @@ class HeuristicBot(_CardBot):
             def value(a):
                 inf = pl["infiltrated"] + [a["card"]]
                 pl["infiltrated"], keep = inf, pl["infiltrated"]
-                m = game._moths(me)
+                m = game.moths(me)
                 pl["infiltrated"] = keep
                 return game.card[a["card"]]["vp"] + (m - pl["moths"]), a["card"]
             return max(infil, key=value)
@@ -158,13 +158,13 @@ class HeuristicBot(_CardBot):
         lead = self._leader(game, me)
 
         def owner(cid):
-            h = game._holder(cid)
+            h = game.holder(cid)
             if h is not None:
                 return h
-            gh = game._guard_holder(cid)
+            gh = game.guard_holder(cid)
             if gh is not None:
                 return gh
-            w = game._find_wheel(cid)
+            w = game.find_wheel(cid)
             return s["wheel"][w[0]][w[1]]["owner"] if w else None
 
         def score(a):
@@ -201,7 +201,7 @@ class HeuristicBot(_CardBot):
     def _cancel(self, game, me, acts):
         pd = game.state["pending"]
         hits_me = any(pk.get("seat") == me for pk in pd["picks"]) or \
-            any("card" in pk and (game._holder(pk["card"]) == me or game._guard_holder(pk["card"]) == me)
+            any("card" in pk and (game.holder(pk["card"]) == me or game.guard_holder(pk["card"]) == me)
                 for pk in pd["picks"])
         gain = pd["type"] in ("ops_capture", "sup_infiltrate", "int_gain", "int_auction", "sup_warp")
         actor_vp = game.state["players"][pd["seat"]]["vp"]
@@ -218,7 +218,7 @@ class HeuristicBot(_CardBot):
 
     def _auction(self, game, me, acts):
         au = game.state["auction"]
-        cap = game._base(me, au["colour"]) + game._spy_bonus(me)
+        cap = game.base_strength(me, au["colour"]) + game.spy_bonus(me)
         limit = min(cap, MAX_BID + game.card[au["card"]]["vp"] // 3)
         return {"type": "raise"} if au["bid"] + 1 <= limit else {"type": "drop"}
 

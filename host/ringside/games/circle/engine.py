@@ -1151,6 +1151,31 @@ class Circle(Game):
             "result": self.result,
         }
 
+    # ----- what a player (or a bot) may ask of the table, by name -----
+    def moths(self, seat) -> list:
+        """Per colour, how many of seat's infiltrated spies show that moth."""
+        return self._moths(seat)
+
+    def holder(self, card):
+        """The seat whose ready spies include card, or None."""
+        return self._holder(card)
+
+    def guard_holder(self, card):
+        """The seat guarding card, or None."""
+        return self._guard_holder(card)
+
+    def find_wheel(self, card):
+        """Where card lies on the time wheel, or None."""
+        return self._find_wheel(card)
+
+    def base_strength(self, seat, colour) -> int:
+        """seat's secret strength in colour (grey: all colours together)."""
+        return self._base(seat, colour)
+
+    def spy_bonus(self, seat) -> int:
+        """The auction bonus seat's ready intelligence spies give."""
+        return self._spy_bonus(seat)
+
 
 _KIND_TEXT = {"first": "name the first starting player", "agency": "choose an agency", "draw": "draw a neutral card",
               "p1": "activate spies or place secrets", "p2": "act in phase 2", "param": "pick a target",

@@ -8,3 +8,6 @@
 """
 from .data import DataError, load as load_data  # noqa: F401
 from .engine import Circleville  # noqa: F401
+from .solo import framework as _solo_rules
+
+Circleville.solo_rules = _solo_rules   # the engine drives solo seats through this, never imports it

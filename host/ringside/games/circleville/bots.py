@@ -47,7 +47,7 @@ class RandomBot(_Bot):
 
 def distances(game, start: int) -> dict:
     """Supervisor moves from `start` to every section (a completed large section counts as one place)."""
-    node = game._components()
+    node = game.supervisor_nodes()
     dist = {node[start]: 0}
     frontier = [start]
     while frontier:
@@ -74,39 +74,39 @@ class HeuristicBot(_Bot):
         if not S["queue"]:
             return False
         return len(S["queue"]) >= game.board["queue_slots"] - 2 or all(
-            game.remaining_work(n) == sum(1 for i in game._sec(n)["icons"] if not i["cubes"])
-            for n in range(1, 21) if not game._sec(n)["done"])
+            game.remaining_work(n) == sum(1 for i in game.section(n)["icons"] if not i["cubes"])
+            for n in range(1, 21) if not game.section(n)["done"])
 
     def target(self, game, seat) -> int:
         p = game.state["players"][seat]
         dist = distances(game, p["supervisor"])
         if self._needs_build(game):
-            plots = [n for n in range(1, 21) if game._sec(n)["done"]
-                     and any(pl["kind"] is None for pl in game._sec(n)["plots"])]
+            plots = [n for n in range(1, 21) if game.section(n)["done"]
+                     and any(pl["kind"] is None for pl in game.section(n)["plots"])]
             if plots:
                 return min(plots, key=lambda n: (dist[n], n))
-        open_ = [n for n in range(1, 21) if not game._sec(n)["done"]]
+        open_ = [n for n in range(1, 21) if not game.section(n)["done"]]
         if not open_:
             return p["supervisor"]
         queue_full = len(game.state["queue"]) >= game.board["queue_slots"]
 
         def cost(n):
-            s, b = game._sec(n), game.board["sections"][n]
+            s, b = game.section(n), game.board["sections"][n]
             roads = (b["red"] - len(s["red"])) + (b["blue"] - len(s["blue"]))
             structs = sum(1 for i in s["icons"] if not i["cubes"])
             return roads + structs * (4 if queue_full else 1) + 2 * dist[n]
         return min(open_, key=lambda n: (cost(n), n))
 
     def colour_value(self, game, seat, c, sup) -> float:
-        s, b = game._sec(sup), game.board["sections"][sup]
+        s, b = game.section(sup), game.board["sections"][sup]
         lv = game.level(seat, c)
         if c in ("red", "blue"):
             return 0 if s["done"] else min(game.board["levels"][c][lv - 1], b[c] - len(s[c]))
         if c == "orange":
             room = game.board["queue_slots"] - len(game.state["queue"])
             return 0 if s["done"] else 1.5 * min(lv, room, sum(1 for i in s["icons"] if not i["cubes"]))
-        plots = sum(1 for x in game._open_plots(sup) for pl in game._sec(x)["plots"] if pl["kind"] is None)
-        return 2 * min(lv, len(game.state["queue"]), plots) if game._sec(sup)["done"] else 0.3
+        plots = sum(1 for x in game.open_plots(sup) for pl in game.section(x)["plots"] if pl["kind"] is None)
+        return 2 * min(lv, len(game.state["queue"]), plots) if game.section(sup)["done"] else 0.3
 
     # --- choosing
     def choose(self, game, seat, rng=None) -> dict:
@@ -125,7 +125,7 @@ class HeuristicBot(_Bot):
             by.setdefault(a["type"], []).append(a)
         # year bonus tiles that only help
         for a in by.get("use_bonus", []):
-            if a["kind"] == "build" or (a["kind"] == "raze" and game._sec(a["section"])["icons"]
+            if a["kind"] == "build" or (a["kind"] == "raze" and game.section(a["section"])["icons"]
                                         and game.remaining_work(a["section"]) <= 2):
                 return a
         sup = p["supervisor"]
@@ -145,7 +145,7 @@ class HeuristicBot(_Bot):
         basics = [a for a in by.get("act", []) if a["action"] in COLOURS and not a.get("boost")]
         if basics:
             best = max(basics, key=lambda a: self.colour_value(game, seat, a["action"], sup))
-            if self.colour_value(game, seat, best["action"], sup) > 0.5 or (game._sec(sup)["done"] and best["action"] == "green"):
+            if self.colour_value(game, seat, best["action"], sup) > 0.5 or (game.section(sup)["done"] and best["action"] == "green"):
                 return best
         # move towards the target
         if tgt != sup and by.get("move") and sup not in game.area(tgt):

@@ -52,6 +52,10 @@ class Circleville(Game):
     title = "Squaring Circleville"
     min_players = 2
     max_players = 4
+    # the solo rules (solo/framework.py) register themselves here when the package loads
+    # (circleville/__init__.py): they drive the town through its public methods, and the
+    # engine never imports them
+    solo_rules = None
     default_options = {"start": None, "board": None, "tiles": None, "solo": None, "difficulty": 0,
                        "solo_mats": None}
     capabilities = Capabilities(chance="bag and tiles", led="picture",
@@ -85,7 +89,7 @@ class Circleville(Game):
         # solo mode (ringside.games.circleville.solo): seats 1.. are rule-driven solo players
         self.solo_players = {}
         if self.options.get("solo") is not None:
-            from .solo.framework import make_players
+            make_players = self.solo_rules.make_players
             self.solo_players = make_players(self)
         elif self.options.get("difficulty"):
             raise GameError("difficulty is the solo players' start on the quadrant tracks: "
@@ -114,7 +118,7 @@ class Circleville(Game):
             "end_reason": None,
         }
         if self.solo_players:
-            from .solo.framework import setup_state
+            setup_state = self.solo_rules.setup_state
             setup_state(self)
 
     # ------------------------------------------------------------------ helpers
@@ -280,7 +284,7 @@ class Circleville(Game):
             if self._hidden_in_stacks():
                 return [{"type": "draw", "colour": c} for c in COLOURS if S["bag"][c] > 0]
             if self.solo_players:
-                from .solo.framework import setup_draws_legal
+                setup_draws_legal = self.solo_rules.setup_draws_legal
                 return setup_draws_legal(self)
             return [{"type": "first_player", "seat": i} for i in range(len(self.players))]
         return [{"type": "draw", "colour": c} for c in COLOURS if S["bag"][c] > 0]
@@ -332,11 +336,11 @@ class Circleville(Game):
             elif S["phase"] != "setup" and not self._hidden_in_stacks():
                 self._refresh_colours()
             if S["phase"] == "setup" and self.solo_players:
-                from .solo.framework import after_setup_draw
+                after_setup_draw = self.solo_rules.after_setup_draw
                 ev += after_setup_draw(self)
             return ev
         if t == "solo_draw":
-            from .solo.framework import apply_setup_draw
+            apply_setup_draw = self.solo_rules.apply_setup_draw
             return apply_setup_draw(self, a)
         if t == "first_player":
             return self._begin(a["seat"])
@@ -398,7 +402,7 @@ class Circleville(Game):
         if seat == CHANCE:
             return self._chance_legal()
         if seat in self.solo_players:
-            from .solo.framework import solo_legal
+            solo_legal = self.solo_rules.solo_legal
             return solo_legal(self, seat)
         S = self.S
         ts = S["ts"]
@@ -610,7 +614,7 @@ class Circleville(Game):
         if seat == CHANCE:
             return self._apply_chance(a)
         if seat in self.solo_players:
-            from .solo.framework import solo_apply
+            solo_apply = self.solo_rules.solo_apply
             return solo_apply(self, seat, a)
         S = self.S
         ts = S["ts"]
@@ -909,7 +913,7 @@ class Circleville(Game):
                             seat=who, vp=vp))
         # step II: the year bonus tile; step III: the achievement beside it
         if seat in self.solo_players:
-            from .solo.framework import completion_tiles
+            completion_tiles = self.solo_rules.completion_tiles
             ev += completion_tiles(self, seat, num)
             return ev + self._clean_up(seat, num, order[0] if order else None)
         avail = [y for y in S["years"] if y["bonus"] is not None]
@@ -1325,7 +1329,7 @@ class Circleville(Game):
     def describe(self, a: dict) -> str:
         """One action in plain words (menus)."""
         if a.get("type") in ("solo", "solo_draw"):
-            from .solo.framework import describe as solo_describe
+            solo_describe = self.solo_rules.describe
             return solo_describe(self, a)
         from .render import describe
         return describe(self, a)
@@ -1370,3 +1374,60 @@ class Circleville(Game):
             "result": self.result,
             "solo": {self.players[s]: pl.view(self, s) for s, pl in self.solo_players.items()},
         }
+
+    # ------------------------------------------------------------------ the public town layer
+    # What a player does to the town, named: the human's actions (through apply) and the solo
+    # players and bots (directly, following their printed rules) run the same code here. Each
+    # returns the events it caused, or reads the state; none checks whose turn it is (apply does).
+
+    def section(self, num: int) -> dict:
+        """The state of section num (1..20): done, plots, icons with their cubes, roads (read it only)."""
+        return self._sec(num)
+
+    def supervisor_nodes(self) -> dict:
+        """Section -> the node a supervisor stands on (a completed large section is one node)."""
+        return self._components()
+
+    def open_plots(self, sup: int) -> list:
+        """Sections in the completed area of section sup that still have an empty build plot."""
+        return self._open_plots(sup)
+
+    def build(self, seat, num: int, kind: str, precious: bool = False) -> list:
+        """seat builds a structure of kind on the first empty plot of section num."""
+        return self._build(seat, num, kind, precious)
+
+    def clean_up_section(self, seat, num: int, first) -> list:
+        """A completed section num is cleared: its cubes go home, scoring as the rules say."""
+        return self._clean_up(seat, num, first)
+
+    def take_tile(self, seat, kind: str, tid, ret) -> list:
+        """seat takes tile tid of kind (equipment or an achievement), returning ret if given."""
+        return self._take_tile(seat, kind, tid, ret)
+
+    def start_action(self, seat, colour, act: str, fields: dict, value: int) -> list:
+        """seat starts action act (a colour's main action or an alternate) worth value."""
+        return self._start_action(seat, colour, act, fields, value)
+
+    def pending_choices(self, seat, pending: dict) -> list:
+        """The choices the half-done action `pending` offers seat (what apply would accept)."""
+        return self._pending_legal(seat, pending)
+
+    def resolve_pending(self, seat, choice: dict) -> list:
+        """seat makes one choice of the half-done action."""
+        return self._apply_pending(seat, choice)
+
+    def stacks_hidden(self) -> bool:
+        """True while a rondel stack still holds an undrawn (hidden) cube."""
+        return self._hidden_in_stacks()
+
+    def begin_play(self, seat) -> list:
+        """Set-up is over: seat takes the first player marker and starts."""
+        return self._begin(seat)
+
+    def slide_upcoming(self, space: int) -> list:
+        """Step 4: the emptied stack at rondel space `space` is replaced by the upcoming one."""
+        return self._slide_upcoming(space)
+
+    def finish_turn(self, seat) -> list:
+        """seat's turn ends (years, flips and the next player as the rules say)."""
+        return self._finish_turn(seat)

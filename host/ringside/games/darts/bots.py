@@ -59,7 +59,7 @@ def _value(game, me, before, after, changed=None):
     w = _weights(game, me)
     v = 0.0
     for o in players:
-        d = game._points_of(after, o)["points"] - game._points_of(before, o)["points"]
+        d = game.points_of(after, o)["points"] - game.points_of(before, o)["points"]
         v += d if o == me else -w * d
     # a pair is one hit away from a triple
     for sid in changed:

@@ -498,3 +498,7 @@ class Darts(Game):
         if t == "starter":
             return "%s starts the round" % self.seat_name(a.get("seat"))
         return str(a)
+
+    def points_of(self, board: dict, seat) -> dict:
+        """What seat scores on `board` (a board as in state["board"]): points and streets."""
+        return self._points_of(board, seat)

@@ -107,7 +107,7 @@ def good_aim(bot, game, seat, rng):
     cache = {}
 
     def value(f):
-        if not game._valid(f):
+        if not game.valid_flick(f):
             return -1.0
         if f.space not in cache:
             cache[f.space] = _with_tickets(game, seat, f.space, s["tickets"][seat])

@@ -890,3 +890,7 @@ class WildWest(Game):
         if t == "draw":
             return "draw 1 %s" % a.get("disc")
         return str(a)
+
+    def valid_flick(self, flick) -> bool:
+        """Whether a read flick (circles_common.Flick) is a valid Wild West flick."""
+        return self._valid(flick)

@@ -116,7 +116,7 @@ class Carsten(SoloPlayer):
                 tid = min(S["equipment"])
                 ev = [say(game, seat, "Two red: the alternate level 2 action, the lowest-numbered unclaimed equipment "
                                       "tile, %d (he never uses it)." % tid)]
-                ev += game._take_tile(seat, "equipment", tid, None)
+                ev += game.take_tile(seat, "equipment", tid, None)
             return ev + score(game, seat, vp, "the red pair")
         if colour in ("blue", "orange"):
             kind = "improve" if colour == "blue" else "beautify"

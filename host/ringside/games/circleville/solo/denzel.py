@@ -140,10 +140,10 @@ class Denzel(SoloPlayer):
             return None, "Denzel took no actual action this turn (he only scored VP)"
         if sup is None:
             return None, "his supervisor has not yet been on the board"
-        if not game._sec(sup)["done"]:
+        if not game.section(sup)["done"]:
             return sup, "section %d, where his supervisor sits (where he last placed cubes)" % sup
         q = game.board["sections"][sup]["quadrant"]
-        higher = [n for n in range(sup + 1, 21) if game.board["sections"][n]["quadrant"] == q and not game._sec(n)["done"]]
+        higher = [n for n in range(sup + 1, 21) if game.board["sections"][n]["quadrant"] == q and not game.section(n)["done"]]
         if not higher:
             return None, ("section %d, where his supervisor sits, is already complete and quadrant %d has no "
                           "higher-numbered unfinished section" % (sup, q))
@@ -167,7 +167,7 @@ class Denzel(SoloPlayer):
         in his order, any overflow built at once; clean-up with his cube beside the number and his marker."""
         S = game.state
         n = len(game.players)
-        sec, b = game._sec(num), game.board["sections"][num]
+        sec, b = game.section(num), game.board["sections"][num]
         cubes = game.section_cubes(num)
         values = _rank_values(b["score"], n, game.board["highlighted_rank"])
         ev = []
@@ -196,7 +196,7 @@ class Denzel(SoloPlayer):
                                       "structures queue in Denzel's structure order (%s)."
                           % ("s" if len(queued) > 1 else "", num, _and(queued), "" if len(queued) > 1 else "s",
                              ", ".join(self.priority))))
-        ev += game._clean_up(seat, num, seat)
+        ev += game.clean_up_section(seat, num, seat)
         if overflow:
             ev.append(say(game, seat, "The structures queue is full, so %s ha%s nowhere to go: Denzel builds %s in "
                                       "section %d at once, with his cubes." % (
@@ -208,11 +208,11 @@ class Denzel(SoloPlayer):
 
     def build_now(self, game, seat, num, kind):
         """Build an overflow structure in section num (or elsewhere in its completed large section)."""
-        spots = [x for x in [num] + game.area(num) if any(p["kind"] is None for p in game._sec(x)["plots"])]
+        spots = [x for x in [num] + game.area(num) if any(p["kind"] is None for p in game.section(x)["plots"])]
         if not spots:
             return [say(game, seat, "No empty build plot is left in section %d: the %s structure leaves the game."
                         % (num, kind))]
-        return game._build(seat, spots[0], kind)
+        return game.build(seat, spots[0], kind)
 
     def view(self, game, seat):
         st = mine(game, seat)

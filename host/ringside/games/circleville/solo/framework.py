@@ -294,7 +294,7 @@ LOWEST.words = "the lowest-numbered"
 def possible(game, seat, kind, num) -> bool:
     """Can a `kind` action be done (at least in part) in section num? (cubes aside)"""
     S = game.state
-    s, b = game._sec(num), game.board["sections"][num]
+    s, b = game.section(num), game.board["sections"][num]
     if kind in ("red", "blue"):
         return not s["done"] and len(s[kind]) < b[kind]
     if kind == "orange":
@@ -396,17 +396,17 @@ def do_action(game, seat, kind, level=1, quadrant=1, order=HIGHEST, fail_vp=0, l
     before = len(ev)
     if kind in COLOURS:
         value = game.board["levels"][kind][level - 1]
-        ev += game._start_action(seat, kind, kind, {}, value)
+        ev += game.start_action(seat, kind, kind, {}, value)
     elif kind == "beautify":
-        ev += game._start_action(seat, None, "beautify", {"section": num}, 0)
+        ev += game.start_action(seat, None, "beautify", {"section": num}, 0)
     else:   # improve: the structure by the priority order
-        plots = [(i, pl_["kind"]) for i, pl_ in enumerate(game._sec(num)["plots"])
+        plots = [(i, pl_["kind"]) for i, pl_ in enumerate(game.section(num)["plots"])
                  if pl_["kind"] and pl_["cubes"][1] is None]
         i, k = min(plots, key=lambda x: (pl.priority.index(x[1]), x[0]))
         if len({x[1] for x in plots}) > 1:
             ev.append(say(game, seat, "Of the structures there that can be improved, %s structure priority (%s) "
                                       "picks the %s one." % (pl.her, ", ".join(pl.priority), k)))
-        ev += game._start_action(seat, None, "improve", {"section": num, "plot": i}, 0)
+        ev += game.start_action(seat, None, "improve", {"section": num, "plot": i}, 0)
     ev += _drive(game, seat, num, order, q, out)
     out["placed"] = _placed(ev[before:])
     if out["ran_out"]:
@@ -439,7 +439,7 @@ def _drive(game, seat, num, order, q, out) -> list:
         pd = S["ts"]["pending"]
         if not pd:
             return ev
-        legal = game._pending_legal(seat, pd)
+        legal = game.pending_choices(seat, pd)
         kind = pd["kind"]
         choice = None
         if kind == "orange":
@@ -460,7 +460,7 @@ def _drive(game, seat, num, order, q, out) -> list:
             if {"type": "stop"} not in legal:
                 raise IllegalAction("solo player stuck at a %s choice" % kind)
             choice = {"type": "stop"}
-        ev += [e for e in game._apply_pending(seat, choice) if e["type"] != "stop"]
+        ev += [e for e in game.resolve_pending(seat, choice) if e["type"] != "stop"]
     raise IllegalAction("a solo action did not finish")
 
 
@@ -528,7 +528,7 @@ def after_setup_draw(game) -> list:
     """Once every stack and every solo set-up draw is dealt: the solo players' own set-up, and the
     person (seat 0) goes first."""
     S = game.state
-    if S["phase"] != "setup" or game._hidden_in_stacks() or S["solo_setup"]["draws"]:
+    if S["phase"] != "setup" or game.stacks_hidden() or S["solo_setup"]["draws"]:
         return []
     drawn = {s: c for s, c in S["solo_setup"]["drawn"]}
     ev = []
@@ -538,7 +538,7 @@ def after_setup_draw(game) -> list:
     if d:
         ev.append(event("solo", "Difficulty %d: the solo players start on space %d of every quadrant track." % (d, d), difficulty=d))
     ev.append(event("solo", "In a solo game the person always goes first.", seat=0, first=True))
-    return ev + game._begin(0)
+    return ev + game.begin_play(0)
 
 
 def solo_legal(game, seat) -> list:
@@ -564,7 +564,7 @@ def solo_apply(game, seat, a) -> list:
     if step == "final":
         ev = [say(game, seat, "%s final turn: every solo player's final action is to score 3 VP." % possessive(who(game, seat)))]
         ev += score(game, seat, 3, "the final turn")
-        return ev + game._finish_turn(seat)
+        return ev + game.finish_turn(seat)
     if step == 1:
         ev = pl.move_assistant(game, seat)
         S["phase"] = "actions"
@@ -576,8 +576,8 @@ def solo_apply(game, seat, a) -> list:
         ts["solo_step"] = 4
         return ev
     ev = pl.step4(game, seat)
-    ev += game._slide_upcoming(S["players"][seat]["assistant"])
-    return ev + game._finish_turn(seat)
+    ev += game.slide_upcoming(S["players"][seat]["assistant"])
+    return ev + game.finish_turn(seat)
 
 
 def describe(game, a) -> str:
