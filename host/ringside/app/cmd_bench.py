@@ -1,4 +1,4 @@
-"""`ringside bench ring|firmware|link|games|doubles|circle|circleville|solo`: benchmarks that print one JSON object."""
+"""`ringside bench ring|firmware|link|games|bots|doubles|circle|circleville|solo`: benchmarks that print one JSON object."""
 from __future__ import annotations
 
 import importlib
@@ -71,6 +71,12 @@ def _game_bench(module):
     return run
 
 
+def cmd_bots(args) -> int:
+    from ringside.bench import bots
+    _print(bots.run(args.n, args.seed, args.game or None), args.json)
+    return 0
+
+
 def cmd_solo(args) -> int:
     mod = _optional("ringside.games.circleville.solo.bench", "the Circleville solo benchmark")
     _print(mod.run(args.games, args.seed, args.difficulty), args.json)
@@ -110,6 +116,12 @@ def register(sub) -> None:
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--json", action="store_true")
         p.set_defaults(func=_game_bench(module))
+    bb = bs.add_parser("bots", help="how often each game's easy computer level loses to good")
+    bb.add_argument("game", nargs="*")
+    bb.add_argument("-n", type=int, default=20, help="games per game")
+    bb.add_argument("--seed", type=int, default=1)
+    bb.add_argument("--json", action="store_true")
+    bb.set_defaults(func=cmd_bots)
     so = bs.add_parser("solo", help="Squaring Circleville solo players against the heuristic player")
     so.add_argument("--games", "-n", type=int, default=200, help="games per solo player and for the trios")
     so.add_argument("--seed", type=int, default=1)
