@@ -33,10 +33,10 @@ def cmd_firmware(args) -> int:
 def _optional(module: str, what: str):
     try:
         return importlib.import_module(module)
-    except ModuleNotFoundError as e:
-        if e.name == module:
-            raise ValueError("%s is not built yet" % what) from None
-        raise
+    except ModuleNotFoundError as missing:
+        if missing.name != module:
+            raise
+        raise ValueError("%s is not built yet" % what) from None
 
 
 def cmd_link(args) -> int:
@@ -48,7 +48,7 @@ def cmd_link(args) -> int:
 def cmd_games(args) -> int:
     out = {}
     g = _optional("ringside.bench.games", "the games benchmark")
-    for name in args.game or g.GAMES if hasattr(g, "GAMES") else args.game:
+    for name in args.game or getattr(g, "GAMES", []):
         out[name] = g.run(name, args.n, args.seed)
     _print(out, args.json)
     return 0
