@@ -219,3 +219,41 @@ def test_end_of_input_on_a_board_prompt_saves_and_quits(tmp_path):
     finally:
         server.stop()
     assert code == 0 and "ringside resume" in out and out.count("type a result") < 3
+
+
+def test_lines_that_arrive_together_are_all_read_one_by_one():
+    from ringside.app.cmd_play import LineReader
+    r, w = os.pipe()
+    os.write(w, b"1\n2\nquit\n")
+    os.close(w)
+    reader = LineReader(r)
+    assert [reader.poll(0), reader.poll(0), reader.poll(0)] == ["1", "2", "quit"]
+    with pytest.raises(EOFError):
+        reader.poll(0)
+    os.close(r)
+
+
+def test_a_timed_turn_counts_down_on_screen_and_passes(monkeypatch, tmp_path):
+    """The Doubles countdown: the seconds are said at the turn's start and called out, and
+    the turn passes when they run out (no board: this computer keeps the time)."""
+    from ringside.app import cmd_play
+    from ringside.app.cmd_play import LineReader, Session
+    from ringside.table import Table
+    monkeypatch.setattr("ringside.games.doubles.engine.TURN_SECONDS", 2)
+    monkeypatch.setattr(cmd_play, "COUNTDOWN", (1,))
+    g = games.new("doubles", ["Ann", "Bob"], seed=4)
+    t = Table(g, None, save_path=tmp_path / "t.json", seats={0: "human", 1: "human"})
+    said = []
+    s = Session(t, {0: "human", 1: "human"}, mode="screen", out=said.append)
+    r, w = os.pipe()                    # a player who types nothing
+    s.reader = LineReader(r)
+    while t.game.to_act() == ["chance"]:
+        s.step()
+    turn = t.game.turn_timer()["turn_no"]
+    t0 = time.monotonic()
+    s.step()
+    text = "\n".join(said)
+    assert "2 seconds for this turn" in text and "1 seconds left" in text and "time is up" in text
+    assert t.game.turn_timer()["turn_no"] == turn + 1 and 1.5 < time.monotonic() - t0 < 6
+    os.close(r)
+    os.close(w)

@@ -424,6 +424,7 @@ class Session:
         self._turn_clock = None       # (turn_no, when that timed turn's first prompt came)
         self._flicked = False         # the flick ranges were shown
         self._shown_status = None
+        self._drawn_log = 0
 
     @property
     def game(self):
@@ -440,6 +441,7 @@ class Session:
         pic = self.picture(seat)
         self.out(self.screen.render(pic))
         self._drawn_for = seat
+        self._drawn_log = len(self.game.log)
         self._shown_status = pic["status"]
 
     def run(self) -> int:
@@ -470,8 +472,9 @@ class Session:
         elif seat in self.bots:
             self._bot_turn(seat)
         else:
-            if self._drawn_for != seat:
-                self.draw(seat)
+            others = any(s != seat for s, _ in g.log[self._drawn_log:])
+            if self._drawn_for != seat or others:
+                self.draw(seat)       # a new turn, or others played since: the table again
             self._human_turn(seat)
 
     # --- chance ---

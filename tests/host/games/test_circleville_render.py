@@ -31,7 +31,7 @@ def test_rondel_scene_segments_assistants_and_pulsing_destinations():
 
 def test_terminal_player_hooks_no_flicks_no_ring_side():
     g = game(2)
-    assert g.flick_request() is None and not g.side.name and "1" not in g.side
+    assert g.flick_request() is None and g.capabilities.ring_side is None
     assert g.render_text() == R.render(g)
 
 
