@@ -186,7 +186,7 @@ def _ringside(args, stdin_lines, timeout, env=None):
     p = subprocess.Popen([sys.executable, "-m", "ringside.app.cli"] + args, stdin=subprocess.PIPE,
                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=e)
     try:
-        out, err = p.communicate("".join(l + "\n" for l in stdin_lines).encode(), timeout=timeout)
+        out, err = p.communicate("".join(line + "\n" for line in stdin_lines).encode(), timeout=timeout)
     except subprocess.TimeoutExpired:
         p.kill()
         out, err = p.communicate()

@@ -1,4 +1,5 @@
-"""`ringside bench ring|firmware|link|games|bots|doubles|circle|circleville|solo`: benchmarks that print one JSON object."""
+"""`ringside bench ring|firmware|link|games|bots|doubles|circle|circleville|solo`: benchmarks that
+print one JSON object."""
 from __future__ import annotations
 
 import importlib
