@@ -452,6 +452,10 @@ class Table:
             elif kind in ("off_ring", "lost", "moving"):
                 self._board_at = None
 
+    def aim_limit(self) -> float:
+        """The farthest a flick can be aimed (degrees) before the marble leaves the ring."""
+        return cc.flick_model(self.game.ring).max_travel
+
     def flick_sim(self, target_travel: float, skill: float, rng) -> dict | None:
         """Flick the simulated marble aimed at target_travel (signed degrees) with the skill
         spread; returns the board's ring result as an action (None if it gave none)."""

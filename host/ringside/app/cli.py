@@ -26,10 +26,10 @@ def build_parser() -> argparse.ArgumentParser:
     for mod in _COMMANDS:
         try:
             m = importlib.import_module(mod)
-        except ModuleNotFoundError as e:
-            if e.name == mod:
-                continue  # a command group not built yet
-            raise
+        except ModuleNotFoundError as missing:
+            if missing.name != mod:
+                raise
+            continue  # a command group not built yet
         m.register(sub)
     return p
 

@@ -1,4 +1,5 @@
-"""`ringside bench ring|firmware|link|games|doubles|circle|circleville|solo`: benchmarks that print one JSON object."""
+"""`ringside bench ring|firmware|link|games|bots|doubles|circle|circleville|solo`: benchmarks that
+print one JSON object."""
 from __future__ import annotations
 
 import importlib
@@ -33,10 +34,10 @@ def cmd_firmware(args) -> int:
 def _optional(module: str, what: str):
     try:
         return importlib.import_module(module)
-    except ModuleNotFoundError as e:
-        if e.name == module:
-            raise ValueError("%s is not built yet" % what) from None
-        raise
+    except ModuleNotFoundError as missing:
+        if missing.name != module:
+            raise
+        raise ValueError("%s is not built yet" % what) from None
 
 
 def cmd_link(args) -> int:
@@ -48,7 +49,7 @@ def cmd_link(args) -> int:
 def cmd_games(args) -> int:
     out = {}
     g = _optional("ringside.bench.games", "the games benchmark")
-    for name in args.game or g.GAMES if hasattr(g, "GAMES") else args.game:
+    for name in args.game or getattr(g, "GAMES", []):
         out[name] = g.run(name, args.n, args.seed)
     _print(out, args.json)
     return 0
@@ -69,6 +70,12 @@ def _game_bench(module):
         _print(mod.run(args.n, args.seed), args.json)
         return 0
     return run
+
+
+def cmd_bots(args) -> int:
+    from ringside.bench import bots
+    _print(bots.run(args.n, args.seed, args.game or None), args.json)
+    return 0
 
 
 def cmd_solo(args) -> int:
@@ -112,6 +119,12 @@ def register(sub) -> None:
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--json", action="store_true")
         p.set_defaults(func=_game_bench(module))
+    bb = bs.add_parser("bots", help="how often each game's easy computer level loses to good")
+    bb.add_argument("game", nargs="*")
+    bb.add_argument("-n", type=int, default=20, help="games per game")
+    bb.add_argument("--seed", type=int, default=1)
+    bb.add_argument("--json", action="store_true")
+    bb.set_defaults(func=cmd_bots)
     so = bs.add_parser("solo", help="Squaring Circleville solo players against the heuristic player")
     so.add_argument("--games", "-n", type=int, default=200, help="games per solo player and for the trios")
     so.add_argument("--seed", type=int, default=1)

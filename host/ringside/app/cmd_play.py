@@ -10,33 +10,82 @@
                                                                 1-3 solo players who play themselves
     ringside resume [FILE]                                      after a crash: nothing lost
 
-The terminal player is generic: it renders the game (a text board for the games it knows,
-the view otherwise), shows "what happened" after every event, offers legal_actions() as a
-numbered menu, and takes these commands at any prompt:
-
-    undo                 take back the last action
-    it is on 12          the last flick stopped on 12 (a wrong detection, or overruling an
-                         ambiguous Darts landing): the game undoes and replays
-    save FILE            save now (every action is also saved as it happens)
-    board | help | quit
-
-On the simulated ring a player flicks by typing a direction and a distance: `cw 200` aims
-200 degrees clockwise; the marble goes with the player's skill spread (--skill).
+The terminal player knows no game: it draws the game's picture (games/<game>/present.py,
+through app/screen.py), prints what happened, offers the legal actions by their labels, and
+lets the computer players choose through ringside.bots. HELP below is what `help` prints.
 """
 from __future__ import annotations
 
+import argparse
 import json
+import os
 import random
+import select
 import sys
+import time
 from pathlib import Path
 
+from ringside import bots as B
 from ringside import games
 from ringside.games import CHANCE, GameError, IllegalAction, possessive
 from ringside.games import circles_common as cc
 
+HELP = """\
+How to play from the terminal
+
+  When it is your turn, the screen shows the table and what you may do.
+  Choose a move by typing its number, or a few of its words: "b2", "put it on 5",
+  "pass". If several moves match, they are listed; type more words or a number.
+
+  A flick on the simulated ring: type a direction and how far to aim, in degrees:
+      cw 200       aim 200 degrees clockwise
+      ccw 150      aim 150 degrees anticlockwise
+  The marble goes with your skill's spread (--skill), so it stops near, not exactly
+  on, what you aimed at. One space is 18 degrees; a full lap is 360. Too hard a
+  flick leaves the ring (the prompt says how hard is too hard).
+  At a real table (--typed) say where the marble stopped: "landed 12 ccw", or "off".
+
+Commands, at any prompt:
+  undo            take back your last move (and the computer's moves after it)
+  it is on 12     the marble is really on 12: the last flick is corrected
+  board           draw the table again
+  save FILE       save now (every move is also saved as it happens)
+  levels          the computer's levels in this game
+  help            this text
+  quit            save and stop; `ringside resume` continues the game
+"""
+
 
 class Quit(Exception):
     pass
+
+
+def _unit(text):
+    try:
+        v = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a number from 0 to 1" % text) from None
+    if not 0.0 <= v <= 1.0:
+        raise argparse.ArgumentTypeError("%s is outside 0 (a beginner) to 1 (perfect)" % text)
+    return v
+
+
+MAX_DIFFICULTY = 19     # a quadrant track runs 0 to 9, and on to 19 with the marker's +10 side
+
+
+def _difficulty(text):
+    try:
+        v = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("%r is not a whole number from 0 to %d" % (text, MAX_DIFFICULTY)) from None
+    if not 0 <= v <= MAX_DIFFICULTY:
+        raise argparse.ArgumentTypeError("%d is outside 0 to %d (the quadrant tracks' spaces; 4 suggested)"
+                                         % (v, MAX_DIFFICULTY))
+    return v
+
+
+def _levels_help() -> str:
+    return "; ".join("%s: %s" % (n, B.describe_levels(games.game_class(n))) for n in games.names())
 
 
 # ----- command line --------------------------------------------------------------------
@@ -46,13 +95,13 @@ def register(sub) -> None:
                        description="Play a game from the terminal: on the simulated ring (--sim), "
                                    "a board over the serial link (--port, or a Pico found by itself), "
                                    "the simulated board over its pty (--sim-pty), or a real table with "
-                                   "the results typed in (--typed).")
-    p.add_argument("game", help="darts or wildwest (or any game in `ringside play --list`)", nargs="?")
+                                   "the results typed in (--typed). Type `help` at any prompt.")
+    p.add_argument("game", help="one of: %s" % ", ".join(games.names()), nargs="?")
     p.add_argument("--list", action="store_true", help="list the games and exit")
     p.add_argument("--players", default="", metavar="A,B",
                    help="human players in playing (clockwise) order, the youngest first")
     p.add_argument("--bots", default="", metavar="NAME[:LEVEL],...",
-                   help="computer players, seated after the humans; LEVEL good (default), weak or random")
+                   help="computer players, seated after the humans. Levels, weakest first: " + _levels_help())
     where = p.add_mutually_exclusive_group()
     where.add_argument("--sim", action="store_true", help="the simulated ring, in-process (fast)")
     where.add_argument("--sim-pty", action="store_true",
@@ -60,7 +109,7 @@ def register(sub) -> None:
     where.add_argument("--port", metavar="PATH", help="a board: device, pty or pyserial URL")
     where.add_argument("--typed", action="store_true", help="no board: type the ring results")
     p.add_argument("--seed", type=int, default=None, help="seed of the game, the ring and the bots")
-    p.add_argument("--skill", type=float, default=0.6, help="the humans' flicking skill on the simulated "
+    p.add_argument("--skill", type=_unit, default=0.6, help="the humans' flicking skill on the simulated "
                                                            "ring, 0 (beginner) to 1 (default 0.6)")
     p.add_argument("--ages", default="", metavar="N,N", help="players' ages in seat order (ties and the "
                                                              "youngest-first rules use them)")
@@ -68,8 +117,9 @@ def register(sub) -> None:
     p.add_argument("--solo", default="", metavar="NAME,...",
                    help="Squaring Circleville solo mode: 1 to 3 solo players (Bertha, Carsten, Denzel, "
                         "Katherine) seated after you; --players gives your name")
-    p.add_argument("--difficulty", type=int, default=None,
-                   help="solo mode: the solo players' start on the quadrant tracks (0 by default, 4 suggested)")
+    p.add_argument("--difficulty", type=_difficulty, default=None,
+                   help="solo mode: the solo players' start on the quadrant tracks, 0 to %d "
+                        "(0 by default, 4 suggested)" % MAX_DIFFICULTY)
     p.add_argument("--data", metavar="FILE", help="the game's printed data from your own file")
     p.add_argument("--save", metavar="FILE", help="save every action to FILE (default: the autosave)")
     p.add_argument("--load", metavar="FILE", help="continue a saved game")
@@ -85,7 +135,7 @@ def register(sub) -> None:
         r.add_argument(flag, action="store_true")
     r.add_argument("--port", metavar="PATH")
     r.add_argument("--seed", type=int, default=None)
-    r.add_argument("--skill", type=float, default=0.6)
+    r.add_argument("--skill", type=_unit, default=0.6)
     r.add_argument("--no-calibrate", action="store_true")
     r.set_defaults(func=_resume)
 
@@ -97,14 +147,18 @@ def _play(args) -> int:
     if args.load:
         from ringside.table import read_save
         game, seats, meta = read_save(args.load)
+        if args.game and args.game != game.name:
+            raise GameError("%s holds a game of %s, not %s: leave out the game's name, or name %s"
+                            % (args.load, game.title or game.name, args.game, game.name))
         return _run(args, game, seats, meta, save=args.save or args.load)
     if not args.game:
         raise GameError("which game? (%s)" % ", ".join(games.names()))
+    cls = games.game_class(args.game)
     humans = [x.strip() for x in args.players.split(",") if x.strip()]
     bots = []
     for spec in [x.strip() for x in args.bots.split(",") if x.strip()]:
         name, _, level = spec.partition(":")
-        bots.append((name.strip(), (level or "good").strip()))
+        bots.append((name.strip(), B.check_level(cls, level.strip() or None)))
     solo = [x.strip().lower() for x in args.solo.split(",") if x.strip()]
     if solo:
         humans, names = _solo_names(args, humans, bots, solo)
@@ -116,7 +170,6 @@ def _play(args) -> int:
         raise GameError("no players: give --players and/or --bots")
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2 ** 31)
     opts = {}
-    cls = games.game_class(args.game)
     if args.ages:
         try:
             opts["ages"] = [float(a) for a in args.ages.split(",")]
@@ -138,12 +191,13 @@ def _play(args) -> int:
     if solo:
         opts["solo"] = solo
         opts["difficulty"] = args.difficulty or 0
+    if "computer" in cls.default_options:      # a game that treats the computer's seats apart (untimed)
+        opts["computer"] = list(range(len(humans), len(humans) + len(bots)))
     game = games.new(args.game, names, seed=seed, options=opts)
     seats = {i: "human" for i in range(len(humans))}
     for k in range(len(solo)):
         seats[1 + k] = "solo"
     for k, (_, level) in enumerate(bots):
-        _bot(game, level)              # an unknown level fails before the game starts
         seats[len(humans) + k] = level
     return _run(args, game, seats, {}, save=args.save)
 
@@ -170,17 +224,6 @@ def _solo_names(args, humans, bots, solo):
     return [person], [person] + titles
 
 
-class _SoloSeat:
-    """A Circleville solo player's seat: it plays its one legal step (the printed rules choose)."""
-    aims = False
-
-    def wants_flick(self, game, seat) -> bool:
-        return False
-
-    def choose(self, game, seat, rng=None) -> dict:
-        return game.legal_actions(seat)[0]
-
-
 def _resume(args) -> int:
     from ringside.table import default_autosave, read_save
     path = args.file or default_autosave()
@@ -194,26 +237,12 @@ def _resume(args) -> int:
     return _run(args, game, seats, meta, save=str(path))
 
 
-def _bot(game, level):
-    if level == "solo":
-        return _SoloSeat()
-    try:
-        mod = __import__("ringside.games.%s.bots" % game.name, fromlist=["make"])
-    except ImportError:
-        mod = None
-    if mod is None or not hasattr(mod, "make"):
-        if level != "random":
-            raise GameError("%s has only the random bot" % game.name)
-        return cc.random_bot()
-    try:
-        return mod.make(level)
-    except ValueError as e:
-        raise GameError(str(e)) from None
-
-
 def _run(args, game, seats, meta, save=None) -> int:
     from ringside.table import Table, default_autosave
     seed = args.seed if args.seed is not None else game.seed
+    for s, level in seats.items():
+        if level not in ("human", "solo"):
+            seats[s] = B.check_level(game, level)    # a save's level: known, or one clear line
     port, mode, closer = _open_board(args, game, seed)
     try:
         meta = dict(meta)
@@ -232,7 +261,7 @@ def _open_board(args, game, seed):
     """(port or None, mode word for the save, close function)."""
     from ringside.table import LinkPort, SimPort
     # games played off the ring (Doubles, The Circle) have no board side to calibrate on
-    ring_side = getattr(getattr(game, "side", None), "name", None)
+    ring_side = game.capabilities.ring_side
     if getattr(args, "sim", False):
         from ringside.sim.board import SimBoard
         board = SimBoard(seed=seed)
@@ -318,19 +347,84 @@ def _calibrate_link(link, server, side):
 
 # ----- the terminal session ----------------------------------------------------------------
 
+MENU_MAX = 24            # a longer menu folds into its groups (the presenter's group())
+COUNTDOWN = (10, 5)      # seconds left that a timed turn calls out
+
+
+class LineReader:
+    """Lines from a file descriptor as they arrive. A prompt that also watches a clock or a
+    board selects on the descriptor; reading it with os.read into this buffer (not through
+    sys.stdin, whose own buffer select() cannot see) means that lines a script pipes in are
+    all read, one per prompt, instead of being left behind while every turn runs out."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.buf = b""
+        self.eof = False
+
+    def poll(self, timeout: float | None) -> str | None:
+        """The next line; None when none came within timeout (seconds; None waits). EOFError
+        at the end of the input."""
+        while True:
+            if b"\n" in self.buf:
+                line, self.buf = self.buf.split(b"\n", 1)
+                return line.decode("utf-8", "replace")
+            if self.eof:
+                if self.buf:
+                    line, self.buf = self.buf, b""
+                    return line.decode("utf-8", "replace")
+                raise EOFError
+            r, _, _ = select.select([self.fd], [], [], timeout)
+            if not r:
+                return None
+            chunk = os.read(self.fd, 4096)
+            if chunk:
+                self.buf += chunk
+            else:
+                self.eof = True
+            timeout = 0
+
+
+def _stdin_reader():
+    try:
+        fd = sys.stdin.fileno()
+        select.select([fd], [], [], 0)
+    except (OSError, ValueError, AttributeError):
+        return None          # an stdin that select cannot watch: plain input()
+    return LineReader(fd)
+
+
 class Session:
-    """Plays a table from a terminal: humans answer prompts, bots play themselves."""
+    """Plays a table from a terminal: humans answer prompts, computer players play
+    themselves. inp(prompt) -> line replaces the terminal (tests, scripts); EOFError from it,
+    or the end of the input, saves and quits."""
 
     def __init__(self, table, seats: dict, *, mode: str = "typed", skill: float = 0.6, rng=None,
-                 inp=None, out=None):
+                 inp=None, out=None, colour: bool | None = None):
+        from ringside.app.screen import Screen, colour_wanted
         self.table = table
         self.seats = seats
         self.mode = mode
         self.skill = skill
         self.rng = rng or random.Random(0)
-        self.inp = inp or input
+        self.inp = inp
+        self.reader = None if inp is not None else _stdin_reader()
         self.out = out or print
-        self.bots = {s: _bot(table.game, lv) for s, lv in seats.items() if lv != "human"}
+        self.screen = Screen(colour=colour_wanted() if colour is None and out is None else bool(colour))
+        self.people = {s for s, lv in seats.items() if lv == "human"}
+        if not seats:
+            self.people = set(range(len(table.game.players)))
+        self.bots = {}
+        for s, lv in sorted(seats.items()):
+            if lv == "solo":
+                self.bots[s] = B.FirstLegal("solo")
+            elif lv != "human":
+                self.bots[s] = B.make(table.game, lv, seed=self.rng.randrange(2 ** 31))
+        self._drawn_for = None        # the seat the table was last drawn for
+        self._turn_clock = None       # (turn_no, when that timed turn's first prompt came)
+        self._flicked = False         # the flick ranges were shown
+        self._shown_status = None
+        self._drawn_log = 0
 
     @property
     def game(self):
@@ -339,8 +433,21 @@ class Session:
     def say(self, text: str) -> None:
         self.out("  " + text)
 
+    # --- the picture ---
+    def picture(self, seat=None) -> dict:
+        return self.game.presenter.picture(self.game, seat)
+
+    def draw(self, seat=None) -> None:
+        pic = self.picture(seat)
+        self.out(self.screen.render(pic))
+        self._drawn_for = seat
+        self._drawn_log = len(self.game.log)
+        self._shown_status = pic["status"]
+
     def run(self) -> int:
-        self.out(render(self.game))
+        first = self.game.to_act()
+        self.draw(first[0] if first and first[0] in self.people else None)
+        self.out("(type help for how to play)")
         while not self.game.over:
             try:
                 self.step()
@@ -348,6 +455,12 @@ class Session:
                 self.out("saved to %s; continue with `ringside resume %s`" % (self.table.save_path,
                                                                              self.table.save_path))
                 return 0
+            except KeyboardInterrupt:
+                self.table.save()
+                self.out("\ninterrupted: the game is saved in %s; `ringside resume %s` continues it"
+                         % (self.table.save_path, self.table.save_path))
+                return 130
+        self.draw(None)
         self.out(final_words(self.game))
         return 0
 
@@ -359,6 +472,9 @@ class Session:
         elif seat in self.bots:
             self._bot_turn(seat)
         else:
+            others = any(s != seat for s, _ in g.log[self._drawn_log:])
+            if self._drawn_for != seat or others:
+                self.draw(seat)       # a new turn, or others played since: the table again
             self._human_turn(seat)
 
     # --- chance ---
@@ -368,71 +484,83 @@ class Session:
             self.table.apply(CHANCE, g.chance_action())
             return
         acts = g.legal_actions(CHANCE)
-        self.out("What did it give? (r = let the computer draw)")
-        a = self._menu(CHANCE, acts, allow_random=True)
+        self.out("The table: %s (r = let the computer draw)" % (g.capabilities.chance_prompt or "chance decides"))
+        a = self._choose(CHANCE, acts, allow_random=True)
         if a is not None:
             self._apply(CHANCE, a)
 
-    # --- bots ---
+    # --- computer players ---
     def _bot_turn(self, seat):
         g = self.game
         bot = self.bots[seat]
         name = g.seat_name(seat)
-        # bots of games off the ring (Doubles) never flick
-        if getattr(bot, "aims", False) and bot.wants_flick(g, seat):
-            target = bot.aim(g, seat, self.rng)
-            if self.table.port is not None and self.table.port.simulated:
-                self.say("%s flicks, aiming %.0f degrees %s" % (name, abs(target),
-                                                                "clockwise" if target < 0 else "anticlockwise"))
-                a = self.table.flick_sim(target, bot.skill, self.rng)
-                if a is None:
-                    return self._typed_flick(seat, g.flick_request())
-            else:
-                req = g.flick_request() if hasattr(g, "flick_request") else None
-                a = cc.flick_model(g.ring).result(g.side, req["from"], target, bot.skill, self.rng)
-                self.say("%s flick (played by the computer): %s; set the marble there" % (possessive(name), g.describe(a)
-                                                                                           if hasattr(g, "describe")
-                                                                                           else a))
+        port = self.table.port
+        target = bot.aim(g, seat)
+        if target is not None and port is not None and port.simulated:
+            self.say("%s flicks, aiming %.0f degrees %s" % (name, abs(target),
+                                                            "clockwise" if target < 0 else "anticlockwise"))
+            a = self.table.flick_sim(target, bot.skill if bot.skill is not None else 0.6, self.rng)
+            if a is None:
+                return self._typed_flick(seat, g.flick_request())
         else:
-            try:
-                a = bot.choose(g, seat, self.rng)
-            except TypeError:        # a bot with ARCHITECTURE's two-argument choose()
-                a = bot.choose(g, seat)
+            req = g.flick_request()
+            a = bot.choose(g, seat)
+            if req is not None and req["seat"] == seat:
+                self.say("%s flick (played by the computer): %s%s" % (
+                    possessive(name), g.presenter.label(g, seat, a),
+                    "; set the marble there" if port is not None or self.mode == "typed" else ""))
         self._apply(seat, a)
 
-    # --- humans ---
+    # --- people ---
     def _human_turn(self, seat):
         g = self.game
-        req = g.flick_request() if hasattr(g, "flick_request") else None
+        req = g.flick_request()
         if req is not None and req["seat"] == seat:
             self._human_flick(seat, req)
-        else:
-            acts = g.legal_actions(seat)
-            self.out("%s, choose:" % g.seat_name(seat))
-            a = self._menu(seat, acts)
-            if a is not None:
-                self._apply(seat, a)
+            return
+        acts = g.legal_actions(seat)
+        if self._drawn_for == seat and self._shown_status != self.picture(seat)["status"]:
+            self.out("Now: %s" % self.picture(seat)["status"])
+        self._shown_status = self.picture(seat)["status"]
+        self.out("%s, choose:" % g.seat_name(seat))
+        a = self._choose(seat, acts)
+        if a is not None:
+            self._apply(seat, a)
+
+    def _flick_words(self, req) -> str:
+        ds = req["directions"]
+        way = "either way" if len(ds) == 2 else ("clockwise only" if ds[0] == cc.CW else "anticlockwise only")
+        need = ""
+        if req.get("target_travel") is not None:
+            need = ", try to go exactly once round"
+        elif req["min_steps"]:
+            need = ", at least %d spaces" % req["min_steps"]
+        return "%s%s" % (way, need)
 
     def _human_flick(self, seat, req):
         g = self.game
         name = g.seat_name(seat)
-        way = "either way" if len(req["directions"]) == 2 else "clockwise"
-        need = ""
-        if req.get("purpose") in ("flickoff", "saloon"):
-            need = "try to go exactly once round"
-        elif req["min_steps"]:
-            need = "at least %d spaces" % req["min_steps"]
         port = self.table.port
         if port is not None and port.simulated:
-            line = self._ask("%s, flick from %s (%s%s): type cw|ccw DEGREES, e.g. 'cw 200'"
-                             % (name, req["from"], way, ", " + need if need else ""))
+            hi = self.table.aim_limit()
+            ds = req["directions"]
+            how = " or ".join(ds)
+            example = "%s %d" % (ds[0], 200 if req.get("target_travel") is None else 360)
+            rng_words = "1 to %d degrees; one space is about %d, a lap 360; harder leaves the ring" % (
+                hi, round(360.0 / g.side.n))
+            line = self._ask("%s, flick from %s (%s). Type %s and degrees, e.g. '%s' (%s)"
+                             % (name, req["from"], self._flick_words(req), how, example, rng_words)
+                             if not self._flicked else
+                             "%s, flick from %s (%s): %s DEGREES, 1 to %d" % (name, req["from"],
+                                                                           self._flick_words(req), how, hi))
             if line is None:
                 return
             try:
-                target = parse_aim(line, req["directions"])
+                target = parse_aim(line, ds, hi)
             except ValueError as e:
                 self.out("  %s" % e)
                 return
+            self._flicked = True
             a = self.table.flick_sim(target, self.skill, self.rng)
             if a is None:
                 return self._typed_flick(seat, req)
@@ -440,14 +568,13 @@ class Session:
             return
         if port is not None:
             self.table.arm()
-            self.out("%s, flick the marble from %s (%s%s) - or type the result" % (name, req["from"], way,
-                                                                                  ", " + need if need else ""))
+            self.out("%s, flick the marble from %s (%s) - or type the result" % (name, req["from"],
+                                                                                self._flick_words(req)))
             a = self.table.wait_result(10 ** 9, interrupt=self._typed_interrupt)
             if isinstance(a, dict):
                 self._apply(seat, a)
             return
-        self._typed_flick(seat, req, "%s flicks from %s (%s%s). " % (name, req["from"], way,
-                                                                    ", " + need if need else ""))
+        self._typed_flick(seat, req, "%s flicks from %s (%s). " % (name, req["from"], self._flick_words(req)))
 
     def _typed_flick(self, seat, req, intro=""):
         line = self._ask(intro + "Where did it stop? 'landed SPACE [cw|ccw]' or 'off'")
@@ -461,16 +588,18 @@ class Session:
         self._apply(seat, a)
 
     def _typed_interrupt(self):
-        """At a real board: a line typed while waiting for the marble (non-blocking)."""
-        import select
+        """At a real board: a line typed while waiting for the marble (never blocks). The end
+        of the input saves and quits."""
+        if self.reader is None:
+            return None
         try:
-            r, _, _ = select.select([sys.stdin], [], [], 0)
-        except (OSError, ValueError):
+            line = self.reader.poll(0)
+        except EOFError:
+            raise Quit() from None
+        if line is None:
             return None
-        if not r:
-            return None
-        line = sys.stdin.readline().strip()
-        if self._command(line):
+        line = line.strip()
+        if not line or self._command(line):
             return None
         try:
             return typed_result(self.table, line)
@@ -485,92 +614,84 @@ class Session:
         except IllegalAction as e:
             self.out("  not allowed: %s" % e)
             return
-        if any(e["type"] == "ambiguous" for e in ev):
-            other = [s for s in next(e for e in ev if e["type"] == "ambiguous")["spaces"]
-                     if s != self.game.state.get("marble")]
+        amb = [e for e in ev if e["type"] == "ambiguous"]
+        if amb:
+            other = [s for s in amb[0].get("spaces", []) if s != amb[0].get("space")]
             if other:
                 self.say("(type 'it is on %s' to overrule)" % other[0])
-        self.out(render(self.game))
 
     def _ask(self, prompt):
-        """A line from the player; commands are handled here (None returned)."""
+        """A line from the player; commands are handled here (None returned), and so is a
+        timed turn's clock (None when it ran out). The end of the input: Quit."""
         self.out(prompt)
-        try:
-            line = self._read_line()
-        except EOFError:
-            raise Quit() from None
+        line = self._read_line()
         if line is None:         # the turn timer ran out while waiting
             return None
-        line = (line or "").strip()
+        line = line.strip()
         if self._command(line):
             return None
         return line
 
     def _read_line(self):
-        """A line of input; while a board runs a turn timer, its expiry ends the wait (None)."""
-        import select
-        t = self.table
-        if (t.port is None and self.inp is input and hasattr(self.game, "turn_timer")
-                and self.game.turn_timer()["timed"]):
-            return self._read_line_host_timed()
-        timed = (self.inp is input and t.port is not None and hasattr(self.game, "turn_timer")
-                 and getattr(t, "_timer_turn", None) is not None)
-        if not timed:
-            return self.inp("> ")
-        import time
-        from ringside.table import SimPort
+        if self.inp is not None:
+            try:
+                return self.inp("> ")
+            except EOFError:
+                raise Quit() from None
+        timed = self.game.turn_timer()["timed"] and self.game.to_act()[0] not in self.bots
+        if self.reader is None:
+            try:
+                return input("> ")
+            except EOFError:
+                raise Quit() from None
         sys.stdout.write("> ")
         sys.stdout.flush()
-        last = time.monotonic()
-        while True:
-            try:
-                r, _, _ = select.select([sys.stdin], [], [], 0.1)
-            except (OSError, ValueError):       # stdin that select cannot watch
-                return self.inp("")
-            if r:
-                line = sys.stdin.readline()
-                if not line:
-                    raise EOFError
-                return line
-            if isinstance(t.port, SimPort):     # the simulated board keeps the wall clock's time
-                now = time.monotonic()
-                t.port.wait(int((now - last) * 1000))
-                last = now
-            ev = t.check_timer()
-            if ev is not None:
-                self.out("\n  time is up: the turn passes")
-                self.out(render(self.game))
-                return None
+        try:
+            if not timed:
+                return self.reader.poll(None)
+            return self._read_timed()
+        except EOFError:
+            raise Quit() from None
 
-    def _read_line_host_timed(self):
-        """No board: this computer keeps the turn's time itself (and says so)."""
-        import select
-        import time
+    def _read_timed(self):
+        """Read while the turn's clock runs: the board's (it reports the expiry) or, with no
+        board, this computer's. The seconds left are called out; None when time is up."""
+        from ringside.table import SimPort
+        t = self.table
         tt = self.game.turn_timer()
         key = tt["turn_no"]
-        if getattr(self, "_host_turn", None) != key:
-            self._host_turn = key
-            self._host_deadline = time.monotonic() + tt["seconds"]
-            self.out("  (no board: this computer keeps the %d seconds)" % tt["seconds"])
-        sys.stdout.write("> ")
-        sys.stdout.flush()
+        now = time.monotonic()
+        if self._turn_clock is None or self._turn_clock[0] != key:
+            self._turn_clock = (key, now)
+            self.out("  %s: %d seconds for this turn%s" % (
+                self.game.seat_name(tt["seat"]), tt["seconds"],
+                "" if t.port is not None else " (no board: this computer keeps the time)"))
+        start = self._turn_clock[1]
+        called = {c for c in COUNTDOWN if tt["seconds"] - (now - start) <= c}
+        last = now
         while True:
-            left = self._host_deadline - time.monotonic()
-            if left <= 0:
-                entry = self.game.timeout_entry()
-                if entry is not None and self.game.turn_timer()["turn_no"] == key:
-                    self.table.apply(*entry)
+            now = time.monotonic()
+            left = tt["seconds"] - (now - start)
+            for c in COUNTDOWN:
+                if left <= c and c not in called and left > 0:
+                    called.add(c)
+                    self.out("\n  %d seconds left" % c)
+            if t.port is None:
+                if left <= 0:
+                    entry = self.game.timeout_entry()
+                    if entry is not None and self.game.turn_timer().get("turn_no") == key:
+                        self.out("\n  time is up: the turn passes")
+                        t.apply(*entry)
+                    return None
+            else:
+                if isinstance(t.port, SimPort):     # the simulated board keeps the wall clock's time
+                    t.port.wait(int((now - last) * 1000))
+                last = now
+                if t.check_timer() is not None:
                     self.out("\n  time is up: the turn passes")
-                    self.out(render(self.game))
-                return None
-            try:
-                r, _, _ = select.select([sys.stdin], [], [], min(0.1, left))
-            except (OSError, ValueError):
-                return self.inp("")
-            if r:
-                line = sys.stdin.readline()
-                if not line:
-                    raise EOFError
+                    return None
+            line = self.reader.poll(0.1 if t.port is not None else max(0.0, min(0.1, left)))
+            if line is not None:
                 return line
 
     def _command(self, line) -> bool:
@@ -582,16 +703,25 @@ class Session:
             raise Quit()
         if w == "undo":
             try:
-                self.table.undo(1)
-            except IllegalAction as e:
+                n = self.table.undo_mine(self.people) if self.bots else None
+                if n is None:
+                    self.table.undo(1)
+            except GameError as e:
                 self.out("  %s" % e)
-            self.out(render(self.game))
+                return True
+            seat = self.game.to_act()[0] if self.game.to_act() else None
+            self.draw(seat if seat in self.people else None)
             return True
         if w in ("help", "?"):
-            self.out(__doc__.split("The terminal player is generic:")[1].split("On the simulated")[0].strip())
+            self.out(HELP)
+            return True
+        if w == "levels":
+            self.out("  the computer's levels in %s, weakest first: %s" % (
+                self.game.title or self.game.name, B.describe_levels(self.game)))
             return True
         if w == "board":
-            self.out(render(self.game))
+            seat = self.game.to_act()[0] if self.game.to_act() else None
+            self.draw(seat if seat in self.people else None)
             return True
         if w == "save":
             if len(words) < 2:
@@ -612,43 +742,91 @@ class Session:
                 self.table.correct(on)
             except (GameError, ValueError) as e:
                 self.out("  cannot correct: %s" % e)
-            self.out(render(self.game))
             return True
         return False
 
-    def _menu(self, seat, acts, allow_random=False):
+    def _choose(self, seat, acts, allow_random=False):
+        """A move from acts, by number or by the words of its label; a long menu folds into
+        the presenter's groups first. None when a command was typed (the caller asks again)."""
         g = self.game
-        for i, a in enumerate(acts, 1):
-            self.out("  %2d) %s" % (i, _words(g, a)))
-        line = self._ask("number" + (" or r" if allow_random else "") + " (or a command)")
-        if line is None:
-            return None
-        if allow_random and line.lower() == "r":
-            return g.chance_action()
-        try:
-            k = int(line)
-        except ValueError:
-            self.out("  type a number from 1 to %d, or a command (help)" % len(acts))
-            return None
-        if not 1 <= k <= len(acts):
-            self.out("  type a number from 1 to %d" % len(acts))
-            return None
-        return acts[k - 1]
+        pres = g.presenter
+        labels = [pres.label(g, seat, a) for a in acts]
+        group = getattr(pres, "group", None)
+        current = list(range(len(acts)))
+        groups = None
+        if len(acts) > MENU_MAX and group is not None:
+            groups = {}
+            for i, a in enumerate(acts):
+                groups.setdefault(group(g, seat, a) or "other", []).append(i)
+            if len(groups) < 2:
+                groups = None
+        while True:
+            if groups is not None:
+                names = list(groups)
+                self.out("  %d moves; pick a group first (its number or its name):" % len(acts))
+                self.out("  " + "   ".join("%d) %s (%d)" % (k, n, len(groups[n])) for k, n in enumerate(names, 1)))
+            else:
+                for k, i in enumerate(current, 1):
+                    self.out("  %2d) %s" % (k, labels[i]))
+            line = self._ask("a number or words of a move" + (", or r" if allow_random else "") + " (help: commands)")
+            if line is None:
+                return None
+            if not line:
+                continue
+            if allow_random and line.lower() == "r":
+                return g.chance_action()
+            if groups is not None:
+                names = list(groups)
+                if line.isdigit() and 1 <= int(line) <= len(names):
+                    current, groups = groups[names[int(line) - 1]], None
+                    continue
+                if line.lower() in [n.lower() for n in names]:
+                    current, groups = groups[[n.lower() for n in names].index(line.lower())], None
+                    continue
+            elif line.isdigit():
+                k = int(line)
+                if 1 <= k <= len(current):
+                    return acts[current[k - 1]]
+                self.out("  type a number from 1 to %d, or words of a move" % len(current))
+                continue
+            hits = _match(line, [labels[i] for i in current], current) or _match(line, labels, range(len(acts)))
+            if len(hits) == 1:
+                return acts[hits[0]]
+            if not hits:
+                self.out("  no move matches %r: type a number, or words of a move (help: commands)" % line)
+                continue
+            current, groups = hits, None
 
 
-def parse_aim(line: str, directions) -> float:
+def _match(line: str, labels, index) -> list:
+    """Indices whose label is the line, else those whose label has every word of it."""
+    want = line.lower().split()
+    idx = list(index)
+    exact = [i for i, lab in zip(idx, labels) if lab.lower() == line.lower().strip()]
+    if exact:
+        return exact
+    out = []
+    for i, lab in zip(idx, labels):
+        words = lab.lower().replace(",", " ").replace("(", " ").replace(")", " ").split()
+        if all(any(w == x or (len(w) > 2 and x.startswith(w)) for x in words) for w in want):
+            out.append(i)
+    return out
+
+
+def parse_aim(line: str, directions, limit: float = 1000.0) -> float:
     """'cw 200' -> -200.0 (signed degrees, + = counter-clockwise)."""
     words = line.lower().split()
+    example = "%s 200" % directions[0]
     if len(words) != 2 or words[0] not in cc.DIRECTIONS:
-        raise ValueError("type a direction and a distance in degrees, e.g. 'cw 200'")
+        raise ValueError("type a direction and a distance in degrees, e.g. '%s'" % example)
     if words[0] not in directions:
-        raise ValueError("this flick must go %s" % " or ".join(directions))
+        raise ValueError("this flick goes %s only: type e.g. '%s'" % (" or ".join(directions), example))
     try:
         deg = float(words[1])
     except ValueError:
-        raise ValueError("%r is not a number of degrees" % words[1]) from None
-    if not 1 <= deg <= 1000:
-        raise ValueError("aim between 1 and 1000 degrees")
+        raise ValueError("%r is not a number of degrees (e.g. '%s')" % (words[1], example)) from None
+    if not 1 <= deg <= limit:
+        raise ValueError("aim between 1 and %d degrees" % limit)
     return deg if words[0] == cc.CCW else -deg
 
 
@@ -657,83 +835,12 @@ def typed_result(table, line: str) -> dict:
     return typed_action(table.game, line)
 
 
-def _words(game, a):
-    return game.describe(a) if hasattr(game, "describe") else json.dumps(a)
-
-
-# ----- rendering --------------------------------------------------------------------------
-
-def render(game) -> str:
-    """The board and the scores as text (generic: the view's top level)."""
-    if game.name == "darts":
-        return _render_darts(game)
-    if game.name == "wildwest":
-        return _render_wildwest(game)
-    if hasattr(game, "render_text"):      # an engine that draws its own table (Circleville)
-        return game.render_text()
-    if game.name == "doubles":
-        from ringside.games.doubles.render import render as render_doubles
-        return render_doubles(game.view(None))
-    v = game.view(None)
-    return "\n".join("%s: %s" % (k, json.dumps(val)) for k, val in v.items())
-
-
-def _render_darts(g) -> str:
-    v = g.view()
-    n = len(g.players)
-    lines = []
-    if v["phase"] == "flickoff":
-        lines.append("Flick-off: flick from the %s once round; the nearest to the %s starts" % (g.start, g.start))
-    else:
-        lines.append("Round %d, turn %d of %d. Marble on %s." % (v["round"], min(v["turn"], v["turns_per_round"]),
-                                                                v["turns_per_round"], v["marble"]))
-    order = v["spaces_cw"]
-    k = order.index("20") if "20" in order else 0
-    order = order[k:] + order[:k]
-    cells = []
-    for sid in order:
-        cubes = v["board"].get(sid)
-        mark = "".join(g.players[p][0] * c for p, c in enumerate(cubes)) if cubes else ""
-        if sid == v["marble"]:
-            mark += "o"
-        cells.append("%3s%-3s" % (sid, mark))
-    lines.append(" ".join(cells[:10]))
-    lines.append(" ".join(cells[10:]))
-    sc = []
-    for p in range(n):
-        sc.append("%s %d (+%d this round, %d cube%s left, %d aside)" % (
-            g.players[p], v["scores"][p], v["round_points"][p], v["hand"][p], "" if v["hand"][p] == 1 else "s",
-            v["aside"][p]))
-    lines.append("Scores: " + " | ".join(sc))
-    act = g.to_act()
-    if act and not g.over:
-        lines.append("To act: %s" % g.seat_name(act[0]))
-    return "\n".join(lines)
-
-
-def _render_wildwest(g) -> str:
-    from ringside.games.wildwest import money as M
-    v = g.view()
-    lines = ["Marble on %s. Sheriff: %s. Bag: %d discs. Reserve: %s." % (
-        v["labels"][v["marble"]], g.players[v["sheriff"]], v["bag"], M.text(v["reserve"]))]
-    bowl = " ".join("[%s]" % (M.text(b) if b else "  ") for b in v["bowl"])
-    mine = " ".join(M.text(m) if M.count(m) else "-" for m in v["mine"])
-    lines.append("Donation bowl: %s   Mine (outside in): %s" % (bowl, mine))
-    lines.append("Shop: %d tickets, %d shovels, %d wagons" % (v["shop"]["tickets"], v["shop"]["shovels"],
-                                                              v["shop"]["wagons"]))
-    for p, name in enumerate(g.players):
-        star = "*" if p == v["sheriff"] else " "
-        lines.append("%s%-8s %-24s bank: %-16s tickets %d, shovels %d, wagons %d" % (
-            star, name, M.text(v["purse"][p]), M.text(v["bank"][p]), v["tickets"][p], v["shovels"][p],
-            v["wagons"][p]))
-    act = g.to_act()
-    if act and not g.over:
-        lines.append("To act: %s" % g.seat_name(act[0]))
-    return "\n".join(lines)
+def render(game, seat=None, colour: bool = False) -> str:
+    """The table as text, for any game (its presenter's picture through the screen)."""
+    from ringside.app.screen import Screen
+    return Screen(colour=colour).render(game.presenter.picture(game, seat))
 
 
 def final_words(game) -> str:
-    r = game.result or {}
-    scores = ", ".join("%s %s" % (k, v) for k, v in (r.get("scores") or {}).items())
-    return "Game over: %s won (%s). Final scores: %s" % (" and ".join(r.get("winners", [])), r.get("reason", ""),
-                                                         scores)
+    r = game.presenter.picture(game, None).get("result") or {}
+    return "Game over: %s" % r.get("text", "")

@@ -137,7 +137,8 @@ def check_picture(p: dict) -> dict:
             need(k in pl, "player %r has no %r" % (pl.get("name"), k))
         need(pl["colour"] in COLOUR_RGB, "player colour %r is not a palette name" % pl["colour"])
     for s in p["sections"]:
-        need(isinstance(s, dict) and s.get("kind") in SECTION_KINDS, "section kind %r" % (s.get("kind") if isinstance(s, dict) else s))
+        need(isinstance(s, dict) and s.get("kind") in SECTION_KINDS,
+             "section kind %r" % (s.get("kind") if isinstance(s, dict) else s))
         need("title" in s, "a %s section has no title" % s["kind"])
         body = {"ring": "spaces", "grid": "rows", "track": "steps", "table": "rows", "text": "lines"}[s["kind"]]
         need(isinstance(s.get(body), list), "a %s section has no %s list" % (s["kind"], body))

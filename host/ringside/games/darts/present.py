@@ -14,7 +14,6 @@ from ringside.games import CHANCE, possessive
 from ringside.games import circles_common as cc
 from ringside.games import present as P
 
-MARBLE = "o"
 
 
 def _names(game):
@@ -135,7 +134,7 @@ def picture(game, seat=None) -> dict:
         sections.append(P.text("Notes", lines))
     legend = [{"glyph": marks[i], "colour": P.seat_colour(i), "means": "%s cube" % possessive(n)}
               for i, n in enumerate(names)]
-    legend.append({"glyph": MARBLE, "colour": "white", "means": "the marble (its space is highlighted)"})
+    legend.append({"glyph": "( )", "colour": None, "means": "the marble's space"})
     return {"game": game.name, "title": "Circles: Darts", "status": status(game), "to_act": game.to_act(),
             "players": players(game), "sections": sections, "legend": legend, "hidden": [],
             "result": result(game) if game.over else None,

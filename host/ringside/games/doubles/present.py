@@ -36,11 +36,9 @@ def status(game) -> str:
     if st["phase"] == "toss":
         return "The coin toss decides who starts"
     seat = st["turn"]
-    t = game.turn_timer()
-    clock = ", %d seconds for the turn, die roll included" % t["seconds"] if t["timed"] else ""
     if st["phase"] == "roll":
-        return "%s to roll the die%s" % (_who(game, seat), clock)
-    return "%s rolled a %d: add a piece, turn one, or remove one%s" % (_who(game, seat), st["die"], clock)
+        return "%s to roll the die" % _who(game, seat)
+    return "%s rolled a %d: add a piece, turn one, or remove one" % (_who(game, seat), st["die"])
 
 
 def players(game) -> list:

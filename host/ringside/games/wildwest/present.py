@@ -12,7 +12,6 @@ from ringside.games import circles_common as cc
 from ringside.games import present as P
 from ringside.games.wildwest import money as M
 
-MARBLE = "o"
 _WAY = {cc.CW: "clockwise", cc.CCW: "anticlockwise"}
 
 
@@ -69,7 +68,7 @@ def ring_section(game) -> dict:
     spaces = []
     for sid in side.ids:
         lo = side.centre(sid) - side.width(sid) / 2.0
-        marks = [P.mark(MARBLE, None, "white")] if sid == s["marble"] else []
+        marks = []                        # the marble's space is highlighted
         spaces.append(P.ring_space(sid, side.labels[sid], round(lo % 360.0, 2),
                                    round((lo + side.width(sid)) % 360.0, 2), marks, highlight=sid == s["marble"]))
     return P.ring("The map: the ring's spaces (flicks go clockwise)", spaces,
@@ -95,7 +94,7 @@ def picture(game, seat=None) -> dict:
         "Reserve: %s" % M.text(s["reserve"]),
         "The ranch costs %d rubies: the first to buy it wins." % game.data["ranch_rubies"],
         _trade_rule().capitalize() + "."])
-    legend = [{"glyph": MARBLE, "colour": "white", "means": "the marble"},
+    legend = [{"glyph": "( )", "colour": None, "means": "the marble's space"},
               {"glyph": "*", "colour": None, "means": "the sheriff"}]
     legend += [{"glyph": marks[i], "colour": P.seat_colour(i), "means": n} for i, n in enumerate(names)]
     return {"game": game.name, "title": "Circles: Wild West", "status": status(game), "to_act": game.to_act(),
