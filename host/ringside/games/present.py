@@ -51,6 +51,7 @@ COLOUR_RGB = {
     "yellow": "ffd000", "blue": "0050ff", "orange": "ff5000", "green": "00c040",
     "white": "ffffff", "red": "ff0000", "purple": "a000ff", "grey": "606070",
     "graphite": "606070", "black": "000000", "off": "000000",
+    "teal": "00e0c0",     # Squaring Circleville's third seat (its action colours are red, blue, orange, green)
 }
 SECTION_KINDS = ("ring", "grid", "track", "table", "text")
 PICTURE_KEYS = ("game", "title", "status", "to_act", "players", "sections", "legend", "hidden", "result")
