@@ -784,7 +784,7 @@ class Circle(Game):
         self._leave_ready(cid, ev)
         to_wheel = True
         if pd["failed"]:
-            ev.append(event("failed", "the attack of %s fails" % cid, card=cid))
+            ev.append(event("failed", "the attack of %s fails" % cid, card=cid, seat=seat))
         elif t == "int_gain":
             for pk in picks:
                 p, d = pk["seat"], COLOURS.index(pk["division"])
