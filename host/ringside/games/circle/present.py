@@ -364,7 +364,8 @@ def label(game, seat, action) -> str:
         return "do the Time Warp with %s: the wheel turns again" % c
     if t == "pass":
         return "no Time Warp"
-    return game.describe(a)
+    rest = ", ".join("%s %s" % (k, v) for k, v in a.items() if k != "type")
+    return "%s%s" % (str(t).replace("_", " "), (": " + rest) if rest else "")
 
 
 def event_text(ev) -> str:

@@ -492,7 +492,7 @@ def label(game, seat, action) -> str:
         pd = (game.view(None).get("turn") or {}).get("pending") or {}
         return {"move": "stop moving the supervisor", "beautify_again": "do not beautify again",
                 "road_cube": "no extra cube"}.get(pd.get("kind"), "stop: leave the rest of the action undone")
-    return render.describe(game, a)
+    return render.words(game, a)
 
 
 def event_text(ev) -> str:
