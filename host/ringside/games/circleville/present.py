@@ -149,17 +149,17 @@ def _rondel(game, v, glyph):
     steps = []
     for r in v["rondel"]:
         if r["tiles"]:
-            stack = "%s, %d tile%s" % ("%s on top" % r["top"] if r["top"] else "face down", r["tiles"],
-                                       "" if r["tiles"] == 1 else "s")
+            stack = "%s on top of %d" % (r["top"], r["tiles"]) if r["top"] else "%d face down" % r["tiles"]
         else:
-            stack = "empty"
-        label = "%d %s (%s) · stack: %s" % (r["space"], r["colour"], BASIC_SHORT[r["colour"]], stack)
+            stack = "no stack"
+        label = "%d %s (%s)%s" % (r["space"], r["colour"], stack, ": " if r["assistants"] else "")
         marks = []
         for name in r["assistants"]:
             s = _seat_of(game, name)
-            marks.append(P.mark("%s's assistant (%s)" % (name, glyph[s]), s, seat_colour(s)))
+            marks.append(P.mark(glyph[s], s, seat_colour(s)))
         steps.append(P.step(label, marks, highlight=r["space"] in dests))
-    return P.track("The courthouse rondel (assistants move clockwise; highlighted: where you may go)", steps)
+    return P.track("The courthouse rondel: space, colour (its stack of action tiles): assistants; they move "
+                   "clockwise, highlighted where you may go", steps)
 
 
 def _supervisors(game, v, num, glyph):
@@ -220,7 +220,8 @@ def _owners(names) -> str:
 def _sections_table(game, v, glyph):
     rows = []
     for s in v["sections"]:
-        b = game.board["sections"][s["number"]]
+        if not (s["done"] or s["cubes"] or any(x.endswith("*") for x in s["structures"])):
+            continue      # untouched: its grid cell says it all
         razed_by = s.get("razed_by")
         structs = []
         for i, x in enumerate(s["structures"]):
@@ -245,14 +246,14 @@ def _sections_table(game, v, glyph):
         beau = [_owners([game.players[x] for x in cubes]) if cubes else "open" for cubes in s["beautify"]]
         cubes = ", ".join("%s %d" % kv for kv in s["cubes"].items()) or "-"
         first = game.players[s["number_cube"]] if s["number_cube"] is not None else "-"
-        rows.append([str(s["number"]), str(s["quadrant"]), "done" if s["done"] else "%s / %s" % (s["red"], s["blue"]),
-                     "; ".join(structs) or "-", "; ".join(plots) if s["done"] else "%d plot%s" % (
-                         b["plots"], "" if b["plots"] == 1 else "s"),
-                     "; ".join(beau) if s["done"] else "-", cubes if not s["done"] else "first: %s" % first,
-                     " ".join(_supervisors(game, v, s["number"], glyph)) or "-"])
-    return P.table("The sections (roads: cubes on red squares / on blue squares, of the squares there)",
-                   ["section", "quadrant", "roads red / blue", "structures", "build plots", "beautify icons",
-                    "cubes", "supervisors"], rows)
+        if s["done"]:
+            rows.append([str(s["number"]), "complete, first place %s" % first, "; ".join(plots) or "-",
+                         "beautify icons: " + "; ".join(beau)])
+        else:
+            rows.append([str(s["number"]), "red %s, blue %s" % (s["red"], s["blue"]), "; ".join(structs) or "-",
+                         "cubes: " + cubes])
+    return P.table("Sections with work in them (red: old roads torn out / squares; blue: new roads laid)",
+                   ["section", "roads", "structures or build plots", "cubes"], rows or [["-", "no work yet", "", ""]])
 
 
 def _queue_and_years(game, v):
@@ -265,9 +266,11 @@ def _queue_and_years(game, v):
         lines.append("Next year bonus tile (for the next section completed): %s in %d%s" % (
             _bonus_name(nxt["bonus"]) if nxt["bonus"] else "none", nxt["year"],
             ", with achievement tile %d" % nxt["achievement"] if nxt["achievement"] else ""))
+    shown = years[:5]
     lines.append("Year track: " + ("; ".join("%d %s%s" % (y["year"], _bonus_name(y["bonus"]) if y["bonus"] else "-",
                                                           " + achievement %d" % y["achievement"] if y["achievement"] else "")
-                                             for y in years) or "empty"))
+                                             for y in shown) or "empty")
+                 + ("; ... %d more to %d" % (len(years) - len(shown), years[-1]["year"]) if len(years) > len(shown) else ""))
     lines.append("The bag: %d action tiles; the upcoming stack: %d tiles face down" % (v["bag"], v["upcoming"]))
     return P.text("Queue and year track", lines)
 
@@ -287,13 +290,22 @@ def _mat_cell(col) -> str:
     return ", ".join(parts) or "no tiles"
 
 
+def _held(game, tile) -> str:
+    """A tile on a mat ("equipment 8") with what it does in a few words."""
+    kind, _, num = str(tile).partition(" ")
+    if kind == "equipment" and num.isdigit():
+        return _equipment_short(game, int(num))
+    return str(tile)
+
+
 def _mats(game, v):
     rows = []
     for i, p in enumerate(v["players"]):
         if p["name"] in (v.get("solo") or {}):
             continue
         rows.append([p["name"]] + ["%d (%s)" % (p["levels"][c], _mat_cell(p["mat"][c])) for c in COLOURS]
-                    + [", ".join(p["tiles"]) or "-", ", ".join(_bonus_name(k) for k in p["year_bonus"]) or "-",
+                    + [", ".join(_held(game, t) for t in p["tiles"]) or "-",
+                       ", ".join(_bonus_name(k) for k in p["year_bonus"]) or "-",
                        str(p["supply"]), " / ".join(p["quadrants"])])
     return P.table("Player mats: action levels (tiles in each column), tiles, cubes, quadrant tracks 1-4",
                    ["player"] + ["%s level" % c for c in COLOURS] + ["tiles", "year bonus tiles", "cubes", "quadrants"],
@@ -336,21 +348,14 @@ def picture(game, seat=None) -> dict:
         if p["name"] in solo:
             facts = ["solo player", "%d cubes" % p["supply"], "quadrant tracks %s" % " / ".join(p["quadrants"])]
         else:
-            facts = ["levels " + ", ".join("%s %d" % (c, p["levels"][c]) for c in COLOURS),
-                     "%d cubes" % p["supply"], "supervisor in section %d" % p["supervisor"],
-                     "assistant on rondel space %d" % p["assistant"]]
-            if p["tiles"]:
-                facts.append("tiles: " + ", ".join(p["tiles"]))
-            if p["year_bonus"]:
-                facts.append("year bonus: " + ", ".join(_bonus_name(k) for k in p["year_bonus"]))
+            facts = ["%d cubes" % p["supply"], "supervisor in section %d" % p["supervisor"],
+                     "assistant on space %d" % p["assistant"]]
         players.append({"seat": i, "name": p["name"], "colour": seat_colour(i), "glyph": glyph[i],
                         "score": p["score"], "facts": facts, "to_act": i in act})
-    legend = [{"glyph": glyph[i], "colour": seat_colour(i), "means": "%s assistant, supervisor and cubes"
-               % possessive(game.players[i])} for i in range(len(game.players))]
-    legend += [{"glyph": c, "colour": c, "means": "%s rondel space and action tiles: %s" % (c, BASIC_SHORT[c])}
-               for c in COLOURS]
-    legend.append({"glyph": "red a/b", "colour": None, "means": "a cubes on a section's b red squares (old roads to tear out); "
-                   "blue: new roads to lay"})
+    legend = [{"glyph": glyph[i], "colour": seat_colour(i), "means": "%s pieces" % possessive(game.players[i])}
+              for i in range(len(game.players))]
+    legend += [{"glyph": c, "colour": c, "means": BASIC_SHORT[c]} for c in COLOURS]
+    legend.append({"glyph": "red 1/3", "colour": None, "means": "1 of a section's 3 red squares (old roads) torn out"})
     sections = [_rondel(game, v, glyph), _town(game, v, glyph), _sections_table(game, v, glyph),
                 _queue_and_years(game, v), _offers(game, v), _mats(game, v)]
     if solo:
