@@ -42,6 +42,10 @@ LED FRAME:
      "pulse": space_id or None,       # the space just hit or resolved
      "pixels": None or [colour per LED, a trailing "*" pulses]}   # a whole-ring picture
                                       # (The Circle's wheel, Circleville's rondel)
+
+Pixels are palette names or "rrggbb" hex ("off" = unlit). A presenter may also give
+`step_line(game, events) -> str`: one line after a step, what changed and what comes next
+(The Circle, Squaring Circleville), for a screen that does not redraw the table every step.
 """
 from __future__ import annotations
 

@@ -149,3 +149,11 @@ def test_led_frame_is_the_time_wheel_and_the_wheel_turn_is_exposed():
                 assert len(frames) == 8 and frames[-1] == wheel.led_frame(wheel.turned(before), RING["leds"])
             else:
                 assert CP.led_turn(e) is None
+
+
+def test_step_line_says_what_changed_and_what_is_next_in_one_line():
+    g = games.new("circle", ["Ann", "Bob", "Cy"], seed=2)
+    ev = g.apply(CHANCE, g.chance_action())
+    line = CP.step_line(g, ev)
+    assert "\n" not in line and line.startswith(ev[0]["text"])
+    assert line.endswith("Next: " + CP.status(g, g.view(None)))

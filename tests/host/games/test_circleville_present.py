@@ -171,3 +171,16 @@ def test_led_frame_is_the_rondel():
     act = g.to_act()
     if act and act != [CHANCE]:
         assert frame["player"] == VP.seat_colour(act[0])
+
+
+def test_step_line_says_what_changed_and_what_is_next_in_one_line():
+    g = games.new("circleville", ["Ann", "Bob"], seed=1)
+    while g.to_act() == [CHANCE]:
+        g.apply(CHANCE, g.chance_action())
+    seat = g.to_act()[0]
+    ev = g.apply(seat, g.legal_actions(seat)[0])
+    line = VP.step_line(g, ev)
+    assert "\n" not in line and line.startswith(ev[0]["text"].rstrip("."))
+    assert line.endswith("Next: " + VP.status(g))
+    many = [{"type": "x", "text": "Ann does thing number %d." % i, "seat": 0} for i in range(40)]
+    assert len(VP.step_line(g, many)) < 300 and "(and " in VP.step_line(g, many)

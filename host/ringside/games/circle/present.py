@@ -10,6 +10,7 @@ picture.
                                hire, what is happening now (phase, action, auction), a legend
     label(game, seat, action)  an action in the rulebook's words ("activate INT-gain-1, 2
                                additional secrets, for 2 secrets")
+    step_line(game, events)    one line after a step: what changed, then what is next
     led_frame(game)            the time wheel on the ring (wheel.led_frame's 60 LEDs)
     led_turn(event)            LEDs the ring picture turns for an event (the time wheel turning:
                                one segment clockwise); WHEEL_TURNS names those events, and
@@ -376,6 +377,20 @@ def label(game, seat, action) -> str:
 
 def event_text(ev) -> str:
     return ev.get("text", "")
+
+
+def step_line(game, events, width: int = 160) -> str:
+    """One short line after a step: what changed (the events' sentences) and what comes next."""
+    said = [e.get("text", "") for e in events if e.get("text")]
+    head = ""
+    for i in range(len(said)):
+        more = "; ".join(said[:i + 1])
+        if len(more) > width and i:
+            head = "; ".join(said[:i]) + " (and %d more)" % (len(said) - i)
+            break
+        head = more
+    nxt = status(game, game.view(None))
+    return ("%s. Next: %s" % (head, nxt)) if head else "Next: %s" % nxt
 
 
 # ----- the LEDs --------------------------------------------------------------------------

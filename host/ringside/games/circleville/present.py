@@ -14,6 +14,7 @@ view gives their counts only, and so does the picture.
     label(game, seat, action)  an action in the rulebook's words ("Orange - Raze Structures at
                                level 2, in section 4")
     status(game)               one line: whose turn, which step, what is left to do
+    step_line(game, events)    one line after a step: what changed, then what is next
     led_frame(game)            the rondel on the ring (render.led_frame's 60 LEDs)
 """
 from __future__ import annotations
@@ -66,10 +67,10 @@ def _equipment_short(game, tid) -> str:
         t = next((x for x in _as_list(game.tiles["equipment"]) if x.get("id") == tid), None)
     what = t["effect"].replace("_", " ") if t else ""
     if t and t.get("colour"):
-        what += " (%s)" % t["colour"]
+        what += ": %s" % t["colour"]
     if t and t.get("colours"):
-        what += " (%s)" % " and ".join(t["colours"])
-    return "equipment tile %d, %s" % (tid, what) if what else "equipment tile %d" % tid
+        what += ": %s" % " and ".join(t["colours"])
+    return "equipment tile %d (%s)" % (tid, what) if what else "equipment tile %d" % tid
 
 
 def _achievement_words(game, tid) -> str:
@@ -95,7 +96,7 @@ def _seat_of(game, name):
 
 def _actions_left(t) -> str:
     opts = ["/".join(x) for x in t["actions_left"]]
-    return " then ".join(opts) if opts else "none"
+    return " and ".join(opts) if opts else "none"
 
 
 PENDING = {"resolve": "choose which completed section to resolve first",
@@ -324,7 +325,8 @@ def _solo_lines(v):
             elif isinstance(val, list):
                 val = ", ".join(map(str, val)) or "-"
             parts.append("%s: %s" % (k.replace("_", " "), val))
-        out.append("%s (solo player %s): %s" % (name, m.get("solo_player", name), "; ".join(parts)))
+        title = m.get("solo_player", name)
+        out.append("%s (solo player%s): %s" % (name, "" if title == name else " " + title, "; ".join(parts)))
     return out
 
 
@@ -502,6 +504,23 @@ def label(game, seat, action) -> str:
 
 def event_text(ev) -> str:
     return ev.get("text", "")
+
+
+QUIET = ("turn",)      # said again by the status line that follows
+
+
+def step_line(game, events, width: int = 160) -> str:
+    """One short line after a step: what changed (the events' sentences) and what comes next,
+    so a screen need not redraw the whole table after every small action."""
+    said = [e.get("text", "").rstrip(".") for e in events if e.get("type") not in QUIET and e.get("text")]
+    head = ""
+    for i, t in enumerate(said):
+        more = "; ".join(said[:i + 1])
+        if len(more) > width and i:
+            head = "; ".join(said[:i]) + " (and %d more)" % (len(said) - i)
+            break
+        head = more
+    return ("%s. Next: %s" % (head, status(game))) if head else "Next: %s" % status(game)
 
 
 # ----- the LEDs --------------------------------------------------------------------------
