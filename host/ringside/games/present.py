@@ -54,6 +54,10 @@ LED FRAME:
      "pulse": space_id or None,       # the space just hit or resolved
      "pixels": None or [colour per LED, a trailing "*" pulses]}   # a whole-ring picture
                                       # (The Circle's wheel, Circleville's rondel)
+
+Pixels are palette names or "rrggbb" hex ("off" = unlit). A presenter may also give
+`step_line(game, events) -> str`: one line after a step, what changed and what comes next
+(The Circle, Squaring Circleville), for a screen that does not redraw the table every step.
 """
 from __future__ import annotations
 
@@ -63,6 +67,7 @@ COLOUR_RGB = {
     "yellow": "ffd000", "blue": "0050ff", "orange": "ff5000", "green": "00c040",
     "white": "ffffff", "red": "ff0000", "purple": "a000ff", "grey": "606070",
     "graphite": "606070", "black": "000000", "off": "000000",
+    "teal": "00e0c0",     # Squaring Circleville's third seat (its action colours are red, blue, orange, green)
 }
 SECTION_KINDS = ("ring", "grid", "track", "table", "text")
 PICTURE_KEYS = ("game", "title", "status", "to_act", "players", "sections", "legend", "hidden", "result")

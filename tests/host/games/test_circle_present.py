@@ -81,7 +81,7 @@ def test_the_picture_shows_the_time_wheel_and_the_agencies_as_the_view_has_them(
     assert [p["score"] for p in pic["players"]] == [p["vp"] for p in v["players"]]
     wheel_sec = pic["sections"][0]
     assert wheel_sec["kind"] == "track" and wheel_sec["steps"][0]["label"].startswith("8")
-    by_label = {s["label"].split(" ")[0]: s for s in wheel_sec["steps"]}
+    by_label = {s["label"].rstrip(":"): s for s in wheel_sec["steps"]}
     for w in v["wheel"]:
         marks = by_label[str(w["number"])]["marks"]
         assert [m["text"].split(" ")[0] for m in marks] == [e["card"] for e in w["spies"]]
@@ -149,3 +149,11 @@ def test_led_frame_is_the_time_wheel_and_the_wheel_turn_is_exposed():
                 assert len(frames) == 8 and frames[-1] == wheel.led_frame(wheel.turned(before), RING["leds"])
             else:
                 assert CP.led_turn(e) is None
+
+
+def test_step_line_says_what_changed_and_what_is_next_in_one_line():
+    g = games.new("circle", ["Ann", "Bob", "Cy"], seed=2)
+    ev = g.apply(CHANCE, g.chance_action())
+    line = CP.step_line(g, ev)
+    assert "\n" not in line and line.startswith(ev[0]["text"])
+    assert line.endswith("Next: " + CP.status(g, g.view(None)))

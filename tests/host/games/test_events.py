@@ -30,6 +30,8 @@ MAX_ACTIONS = 3000
 # Events that may carry nothing but their text. Empty: every event names at least who, where
 # or what. An entry here needs a reason written beside it.
 TEXT_ONLY: dict = {}
+# the fields that say which seat(s) an event is about
+WHO = {"seat", "seats", "winners", "owner", "loser", "victim", "winner", "first", "starter"}
 
 
 def play(name, players, options, seed):
@@ -60,6 +62,8 @@ def test_every_event_has_structured_fields_beside_its_text(name, players, option
             json.dumps(e)      # plain data a client can send on
             if isinstance(e.get("seat"), int):
                 assert 0 <= e["seat"] < len(g.players), where
+            if any(e["text"].startswith(n + " ") or e["text"].startswith(n + "'s ") for n in g.players):
+                assert WHO & set(e), "%s names a player but has no seat field" % where
             kinds.add(e["type"])
     assert len(kinds) >= 5     # the games really were played, not stopped at the set-up
 
@@ -72,6 +76,13 @@ def _event_calls():
         for node in ast.walk(ast.parse(src)):
             if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "event":
                 yield f, node
+            elif isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "_say":   # Doubles' event + history
+                yield f, node
+
+
+def _kind(call):
+    arg = call.args[0] if getattr(call.func, "id", None) == "event" else call.args[1]
+    return ast.literal_eval(arg) if isinstance(arg, ast.Constant) else None
 
 
 def test_every_event_call_in_the_engines_passes_fields():
@@ -80,5 +91,5 @@ def test_every_event_call_in_the_engines_passes_fields():
     calls = list(_event_calls())
     assert len(calls) > 150
     bare = ["%s:%d" % (f.relative_to(ENGINES), n.lineno) for f, n in calls
-            if not n.keywords and ast.literal_eval(n.args[0]) not in TEXT_ONLY.get(f.parent.name, ())]
+            if not n.keywords and _kind(n) not in TEXT_ONLY.get(f.parent.name, ())]
     assert bare == [], "event(...) calls with only a text: %s" % ", ".join(bare)

@@ -84,40 +84,10 @@ class Circle(Game):
         self._advance([])
 
     def describe(self, a: dict) -> str:
-        """An action in plain words (for menus)."""
-        t = a.get("type")
-        c = a.get("card")
-        card = self._name(c) if c in getattr(self, "card", {}) else c
-        who = self.players[a["seat"]] if isinstance(a.get("seat"), int) and 0 <= a["seat"] < len(self.players) else None
-        words = {
-            "first": "%s is the first starting player" % who,
-            "agency": "take the %s agency" % a.get("agency"),
-            "draw": "turn up %s" % card,
-            "free_neutral": "activate %s for free" % card,
-            "activate": "activate %s for 2 secrets" % card,
-            "secret": "put %s secret%s in %s" % (a.get("n"), "s" if a.get("n") != 1 else "", a.get("division")),
-            "use": "use %s" % card,
-            "infiltrate": "infiltrate the Circle with %s" % card,
-            "marker": "activate your agency marker (1 VP)",
-            "unmask": "unmask %s (you and the Circle lose its VP)" % card,
-            "end": "end your phase 2",
-            "cancel": "order the homeland spy to cancel", "allow": "let it happen",
-            "repel": "repel with bodyguard %s" % a.get("guard"),
-            "division": "hire through the %s divisions" % a.get("division"),
-            "raise": "raise the bid by 1", "drop": "drop out",
-            "auction_spy": "use %s (pay fewer secrets)" % card, "pay_in_full": "pay in full",
-            "pay": "pay a %s secret" % a.get("division"),
-            "warp": "do the time warp with %s" % card, "pass": "no time warp",
-        }
-        if t == "pick":
-            if a.get("front"):
-                return "place the bodyguard in front of yourself"
-            if "division" in a:
-                return "%s %s division" % (possessive(who), a["division"])
-            if who is not None:
-                return "target %s" % who
-            return "target %s" % card
-        return words.get(t, str(a))
+        """An action in the rulebook's words (for menus)."""
+        from .present import label      # the words are presentation: games/circle/present.py
+        act = self.to_act()
+        return label(self, act[0] if act and isinstance(act[0], int) else None, a)
 
     # ----- helpers -----
     def _order_from(self, first):
@@ -773,7 +743,7 @@ class Circle(Game):
         self._leave_ready(cid, ev)
         to_wheel = True
         if pd["failed"]:
-            ev.append(event("failed", "the attack of %s fails" % cid, card=cid))
+            ev.append(event("failed", "the attack of %s fails" % cid, card=cid, seat=seat))
         elif t == "int_gain":
             for pk in picks:
                 p, d = pk["seat"], COLOURS.index(pk["division"])

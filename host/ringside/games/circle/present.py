@@ -10,6 +10,7 @@ picture.
                                hire, what is happening now (phase, action, auction), a legend
     label(game, seat, action)  an action in the rulebook's words ("activate INT-gain-1, 2
                                additional secrets, for 2 secrets")
+    step_line(game, events)    one line after a step: what changed, then what is next
     led_frame(game)            the time wheel on the ring (wheel.led_frame's 60 LEDs)
     led_turn(event)            LEDs the ring picture turns for an event (the time wheel turning:
                                one segment clockwise); WHEEL_TURNS names those events, and
@@ -96,7 +97,7 @@ def _colour(v, seat):
 
 def _spy_mark(game, v, e, glyph):
     owner = e.get("owner")
-    text = e["card"] + (" (%s)" % glyph[owner] if owner is not None else " (unowned)")
+    text = e["card"] + (" (%s)" % glyph[owner] if owner is not None else "")
     if e.get("rec"):
         r = e["rec"]
         text += " + %s attached by %s" % (r["card"], _who(game, r["owner"]))
@@ -111,15 +112,14 @@ def _wheel_section(game, v, glyph):
     steps = []
     for num in [ready] + [k for k in range(ready - 1, 0, -1)]:
         marks = [_spy_mark(game, v, e, glyph) for e in by_num.get(num, [])]
-        label = "%d" % num
-        if num == ready:
-            label += " (golden arrow: hired or back to their owner, innermost first)"
+        label = "%d:" % num
         steps.append(P.step(label, marks, highlight=num == ready and bool(marks)))
     tw = v.get("time_warp")
     if tw:
-        steps.append(P.step("Time Warp", [P.mark("%s (%s) turns the wheel once more" % (tw["card"], glyph[tw["owner"]]),
+        steps.append(P.step("Time Warp:", [P.mark("%s (%s) turns the wheel once more" % (tw["card"], glyph[tw["owner"]]),
                                                  tw["owner"], _colour(v, tw["owner"]))], highlight=True))
-    return P.track("The time wheel (turns clockwise: 7 to 6 ... 1 to 8)", steps)
+    return P.track("The time wheel, 8 first (it turns clockwise: 7 to 6 ... 1 to 8; at 8, the golden arrow, "
+                   "spies go back to their owner or are hired, innermost first)", steps)
 
 
 def _agency_table(game, v):
@@ -133,22 +133,30 @@ def _agency_table(game, v):
                    % v["win_vp"], ["", "agency", "marker", "VP"] + list(COLOURS) + ["secrets"], rows)
 
 
-def _spies_table(game, v):
+def _spies_table(game, v, glyph):
+    """One row per ready spy: who holds it, what it does, what it is worth infiltrating."""
     rows = []
     guarded = v.get("bodyguards_on") or {}
     for pl in v["players"]:
-        ready = []
         for c in pl["ready"]:
+            card = game.card.get(c, {})
             g = guarded.get(c)
-            ready.append(spy(game, c) + (" [bodyguard %s]" % g["card"] if g else ""))
-        front = ["%s by %s (%s, turn %d)" % (f["kind"], _who(game, f["owner"]), f["card"], f["turn"])
-                 for f in pl["in_front"]]
-        rows.append([pl["name"], "; ".join(ready) or "-", ", ".join(pl["bodyguards"]) or "-",
-                     "; ".join(front) or "-",
-                     "%d (%s)%s" % (len(pl["infiltrated"]), ", ".join(pl["infiltrated"]) or "none",
-                                    ", moth complete x%d" % pl["moths"] if pl["moths"] else "")])
-    return P.table("Spies in front of each player",
-                   ["", "ready to act", "bodyguards in front", "placed before them", "infiltrated the Circle"], rows)
+            rows.append([pl["name"], c, action_words(game, c) if c in game.card else "",
+                         "%s VP" % card.get("vp", "?"), "bodyguard %s" % g["card"] if g else "-"])
+    return P.table("Spies ready to act (use one in phase 2, or infiltrate the Circle with it for its VP)",
+                   ["player", "spy", "action", "infiltrates for", "guarded by"], rows or [["-", "no spy is ready", "", "", ""]])
+
+
+def _front_table(game, v):
+    rows = []
+    for pl in v["players"]:
+        front = ["%s by %s (%s)" % (f["kind"], _who(game, f["owner"]), f["card"]) for f in pl["in_front"]]
+        moth = ", moth complete" + (" x%d" % pl["moths"] if pl["moths"] > 1 else "") if pl["moths"] else ""
+        rows.append([pl["name"], ", ".join(pl["bodyguards"]) or "-", "; ".join(front) or "-",
+                     "%d%s%s" % (len(pl["infiltrated"]), (": " + ", ".join(pl["infiltrated"])) if pl["infiltrated"] else "",
+                                 moth)])
+    return P.table("In front of each player", ["player", "bodyguards", "placed before them", "infiltrated the Circle"],
+                   rows)
 
 
 def _hire_table(game, v):
@@ -157,15 +165,15 @@ def _hire_table(game, v):
         if st["top"] is None:
             continue
         c = game.card[st["top"]]
-        rows.append([c["colour"], spy(game, st["top"]), str(c["time"]), str(c["vp"]), c["homeland"] or "-",
-                     str(st["size"])])
+        rows.append([c["colour"], st["top"], action_words(game, st["top"]), str(c["time"]), str(c["vp"]),
+                     c["homeland"] or "-", str(st["size"])])
     for cid in v["faceup"]:
         c = game.card[cid]
-        rows.append(["neutral, face up", spy(game, cid), str(c["time"]), str(c["vp"]), "-",
-                     "bought with %s secrets" % ("any" if c["auction"] == GREY else c["auction"])])
-    rows.append(["neutral, face down", "%d cards" % v["deck_size"], "", "", "", ""])
-    return P.table("Spies to activate (phase 1: a stack's top, 2 secrets; a face-up neutral, 2 secrets)",
-                   ["stack", "spy", "time", "VP", "homeland", "cards"], rows)
+        rows.append(["face-up neutral (auction in %s)" % ("any division" if c["auction"] == GREY else c["auction"]),
+                     cid, action_words(game, cid), str(c["time"]), str(c["vp"]), "-", "1"])
+    rows.append(["face-down neutrals", "", "", "", "", "", str(v["deck_size"])])
+    return P.table("Spies to activate in phase 1 (a stack's top spy, 2 secrets; a face-up neutral, 2 more)",
+                   ["stack", "spy", "action", "time", "VP", "homeland", "cards"], rows)
 
 
 def _now_lines(game, v):
@@ -232,23 +240,22 @@ def picture(game, seat=None) -> dict:
     players = []
     for pl in v["players"]:
         p = pl["seat"]
-        facts = ["agency %s (marker %s)" % (pl["agency"], pl["marker"]) if pl["agency"] else "no agency yet",
-                 "secrets " + ", ".join("%s %d" % (c, pl["secrets"][c]) for c in COLOURS),
-                 "%d ready spies" % len(pl["ready"]),
+        facts = ["%s, marker %s" % (pl["agency"], pl["marker"]) if pl["agency"] else "no agency yet",
+                 "%d secrets" % sum(pl["secrets"].values()), "%d ready spies" % len(pl["ready"]),
                  "%d infiltrated" % len(pl["infiltrated"])]
         players.append({"seat": p, "name": pl["name"], "colour": _colour(v, p), "glyph": glyph[p],
                         "score": pl["vp"], "facts": facts, "to_act": p in act})
     legend = [{"glyph": glyph[p], "colour": _colour(v, p), "means": "%s spies (%s piece)" % (
         possessive(names[p]), v["players"][p]["colour"])} for p in range(len(names))]
-    legend += [{"glyph": "unowned", "colour": "grey", "means": "a spy with no piece on it: hired when it reaches 8"},
+    legend += [{"glyph": "(no glyph)", "colour": "grey", "means": "a spy with no piece on it: hired when it reaches 8"},
                {"glyph": "8", "colour": "yellow", "means": "square 8 of the time wheel (the golden arrow)"}]
     result = None
     if game.over:
         r = game.result or {}
         result = {"winners": list(r.get("winners", [])), "scores": dict(r.get("scores") or {}),
                   "text": r.get("reason", "")}
-    sections = [_wheel_section(game, v, glyph), _agency_table(game, v), _spies_table(game, v),
-                _hire_table(game, v), P.text("Now", _now_lines(game, v))]
+    sections = [_wheel_section(game, v, glyph), _agency_table(game, v), _spies_table(game, v, glyph),
+                _front_table(game, v), _hire_table(game, v), P.text("Now", _now_lines(game, v))]
     return {"game": "circle", "title": game.title, "status": status(game, v), "to_act": act,
             "players": players, "sections": sections, "legend": legend,
             "hidden": ["the face-down neutral deck (%d cards): what they are and their order" % v["deck_size"]],
@@ -364,11 +371,26 @@ def label(game, seat, action) -> str:
         return "do the Time Warp with %s: the wheel turns again" % c
     if t == "pass":
         return "no Time Warp"
-    return game.describe(a)
+    rest = ", ".join("%s %s" % (k, v) for k, v in a.items() if k != "type")
+    return "%s%s" % (str(t).replace("_", " "), (": " + rest) if rest else "")
 
 
 def event_text(ev) -> str:
     return ev.get("text", "")
+
+
+def step_line(game, events, width: int = 160) -> str:
+    """One short line after a step: what changed (the events' sentences) and what comes next."""
+    said = [e.get("text", "") for e in events if e.get("text")]
+    head = ""
+    for i in range(len(said)):
+        more = "; ".join(said[:i + 1])
+        if len(more) > width and i:
+            head = "; ".join(said[:i]) + " (and %d more)" % (len(said) - i)
+            break
+        head = more
+    nxt = status(game, game.view(None))
+    return ("%s. Next: %s" % (head, nxt)) if head else "Next: %s" % nxt
 
 
 # ----- the LEDs --------------------------------------------------------------------------

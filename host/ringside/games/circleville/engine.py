@@ -688,7 +688,7 @@ class Circleville(Game):
         per = 2 if self._has(seat, "extra_move") else 1
         ts["moves"] = [per] * len(cols)
         ev.append(event("rondel", "%s moves to rondel space %d: %s." % (self._who(seat), k, " and ".join(cols)),
-                        space=k, colours=cols))
+                        space=k, colours=cols, seat=seat))
         return ev
 
     # --- step 2
@@ -723,7 +723,7 @@ class Circleville(Game):
             ts["boost_used"] = True
             self._flip_bonus(seat, "level_five")
         ev = [event("act", "%s takes %s action: %s%s." % (self._who(seat), a_or_an(c), act, " (at level 5)" if boost else ""),
-                    colour=c, action=act)]
+                    colour=c, action=act, seat=seat)]
         value = self.board["levels"][c][lv - 1] if act in COLOURS else 0
         ev += self._start_action(seat, c, act, a, value)
         return ev
@@ -792,7 +792,7 @@ class Circleville(Game):
             ev = self._take_tile(seat, "achievement", a["tile"], a.get("return"))
             if row == c or row == "multi":
                 p["score"] += 2
-                ev.append(event("score", "%s scores 2 VP: the tile came from the %s row." % (self._who(seat), row), vp=2))
+                ev.append(event("score", "%s scores 2 VP: the tile came from the %s row." % (self._who(seat), row), vp=2, seat=seat))
             return ev + self._action_done(seat)
         if act == "beautify":
             n = a["section"]
@@ -820,7 +820,7 @@ class Circleville(Game):
         self._sec(sup)[road].extend([seat] * k)
         p["supply"] -= k
         return [event("roads", "%s places %d cube%s on %s squares in section %d."
-                      % (self._who(seat), k, "" if k == 1 else "s", road, sup), cubes=k, section=sup, road=road)]
+                      % (self._who(seat), k, "" if k == 1 else "s", road, sup), cubes=k, section=sup, road=road, seat=seat)]
 
     def _after_roads(self, seat, sup):
         s, b = self._sec(sup), self.board["sections"][sup]
@@ -837,7 +837,7 @@ class Circleville(Game):
         m[q - 1] += k
         ev = [event("marker", "%s quadrant %d marker moves to %d%s."
                     % (possessive(self._who(seat)), q, m[q - 1], " (flipped to +10)" if before < 10 <= m[q - 1] else ""),
-                    quadrant=q, value=m[q - 1])]
+                    quadrant=q, value=m[q - 1], seat=seat)]
         return ev
 
     def _take_tile(self, seat, kind, tid, ret):
@@ -865,7 +865,7 @@ class Circleville(Game):
                 if tid in ids:
                     ids.remove(tid)
         p["tiles"].append({"kind": kind, "id": tid})
-        ev.append(event("take", "%s takes %s tile %d." % (self._who(seat), kind, tid), tile_kind=kind, tile=tid))
+        ev.append(event("take", "%s takes %s tile %d." % (self._who(seat), kind, tid), tile_kind=kind, tile=tid, seat=seat))
         return ev
 
     def _move_supervisor(self, seat, to):
@@ -877,7 +877,7 @@ class Circleville(Game):
                                 "into/out of a completed large section): you may go to %s"
                                 % (to, p["supervisor"], ", ".join(map(str, self.move_targets(p["supervisor"])))))
         p["supervisor"] = to
-        return [event("supervisor", "%s supervisor moves to section %d." % (possessive(self._who(seat)), to), section=to)]
+        return [event("supervisor", "%s supervisor moves to section %d." % (possessive(self._who(seat)), to), section=to, seat=seat)]
 
     def _action_done(self, seat):
         """An action (or a year bonus raze) finished: count it and check for completed sections."""
@@ -937,7 +937,7 @@ class Circleville(Game):
         S["players"][seat]["bonus"].append(kind)
         ev = [event("year_bonus", "%s takes the %s year bonus tile from %d%s." % (
             self._who(seat), kind.replace("_", " "), cur["year"],
-            "" if year == cur["year"] else " (swapped with %d by equipment)" % year), bonus=kind)]
+            "" if year == cur["year"] else " (swapped with %d by equipment)" % year), bonus=kind, seat=seat)]
         if cur["achievement"] is not None:
             tid = cur["achievement"]
             cur["achievement"] = None
@@ -1056,7 +1056,7 @@ class Circleville(Game):
                 p["supply"] -= 1
                 placed += 1
         return ([event("build", "%s builds a %s structure in section %d." % (self._who(seat), kind, num),
-                       section=num, structure=kind)] + (self._advance(seat, num, placed) if placed else []))
+                       section=num, structure=kind, seat=seat)] + (self._advance(seat, num, placed) if placed else []))
 
     # --- year bonus tiles
     def _flip_bonus(self, seat, kind):
@@ -1076,7 +1076,7 @@ class Circleville(Game):
         if a not in self._bonus_tile_legal(seat):
             raise IllegalAction("that use of %s is not possible now: %r" % (kind.replace("_", " "), a))
         self._flip_bonus(seat, kind)
-        ev = [event("bonus", "%s uses the %s year bonus tile." % (self._who(seat), kind.replace("_", " ")), bonus=kind)]
+        ev = [event("bonus", "%s uses the %s year bonus tile." % (self._who(seat), kind.replace("_", " ")), bonus=kind, seat=seat)]
         if kind == "new_plot":
             sec = self._sec(a["section"])
             sec["plots"].append({"kind": None, "cubes": [seat, None], "new": True})
@@ -1099,7 +1099,7 @@ class Circleville(Game):
             return ev + self._build(seat, a["section"], a["structure"])
         if kind == "three_vp":
             p["score"] += 3
-            ev.append(event("score", "%s scores 3 VP." % self._who(seat), vp=3))
+            ev.append(event("score", "%s scores 3 VP." % self._who(seat), vp=3, seat=seat))
             if not S["end"]:
                 S["end"] = True
                 S["end_reason"] = "the 3 victory points tile was used"
@@ -1181,7 +1181,7 @@ class Circleville(Game):
                 if len(col) < 4:
                     col.append("tile")
                     ev.append(event("tile", "%s adds %s action tile to the mat (level %d)."
-                                    % (self._who(seat), a_or_an(c), 1 + len(col)), colour=c))
+                                    % (self._who(seat), a_or_an(c), 1 + len(col)), colour=c, seat=seat))
                 else:
                     S["box"][c] += 1
                     ev.append(event("tile", "The %s column is full: the tile goes to the box." % c, seat=seat, colour=c, to="box"))
@@ -1277,7 +1277,7 @@ class Circleville(Game):
                 share = -(-total // len(group))
                 for s in group:
                     S["players"][s]["score"] += share
-                    ev.append(event("score", "%s scores %d VP for quadrant %d." % (self._who(s), share, q), vp=share))
+                    ev.append(event("score", "%s scores %d VP for quadrant %d." % (self._who(s), share, q), vp=share, seat=s))
                 rank += len(group)
         for seat, p in enumerate(S["players"]):
             if seat in self.solo_players:
@@ -1286,7 +1286,7 @@ class Circleville(Game):
                 if t["kind"] == "achievement":
                     vp = self.achievement_value(seat, t["id"])
                     p["score"] += vp
-                    ev.append(event("score", "%s scores %d VP for achievement %d." % (self._who(seat), vp, t["id"]), vp=vp))
+                    ev.append(event("score", "%s scores %d VP for achievement %d." % (self._who(seat), vp, t["id"]), vp=vp, seat=seat))
             if p["bonus"]:
                 p["score"] += len(p["bonus"])
                 ev.append(event("score", "%s scores %d VP for unused year bonus tiles." % (self._who(seat), len(p["bonus"])), seat=seat, vp=len(p["bonus"])))
@@ -1346,8 +1346,9 @@ class Circleville(Game):
                           "blue": "%d/%d" % (len(s["blue"]), b["sections"][i + 1]["blue"]),
                           "structures": [i2["kind"] + ("*" if i2["cubes"] else "") for i2 in s["icons"]],
                           "plots": [p["kind"] or "-" for p in s["plots"]],
-                          # the cubes on each plot (builder's spot, improver's spot): public pieces too
-                          "plot_cubes": [[None if c is None else self.players[c] for c in p["cubes"]] for p in s["plots"]],
+                          # who razed each structure, and whose cubes sit beside each plot (built, improved)
+                          "razed_by": [[self.players[x] for x in i2["cubes"]] for i2 in s["icons"]],
+                          "plot_cubes": [[None if x is None else self.players[x] for x in p["cubes"]] for p in s["plots"]],
                           "beautify": [list(x) for x in s["beautify"]], "number_cube": s["number"],
                           "cubes": {self.players[k]: v[0] for k, v in self.section_cubes(i + 1).items()}}
                          for i, s in enumerate(S["sections"])],

@@ -1,7 +1,7 @@
 """Squaring Circleville as text (for the terminal player) and the rondel as an LED scene.
 
     render(game) -> str          sections, queue, rondel, year track, each mat, scores
-    describe(game, action) -> str  one action in plain words (for menus)
+    describe(game, action) -> str  one action in plain words (for menus; present.label's words)
     rondel_scene(game) -> dict   the courthouse rondel on the LED ring: eight segments in the
                                  space colours, each assistant in its player's colour, and the
                                  active player's possible destinations to pulse
@@ -95,6 +95,21 @@ def render(g) -> str:
 
 
 def describe(g, a: dict) -> str:
+    """An action in the rulebook's words: present.label for the player to act; the table's
+    deals and draws in plain words."""
+    if a.get("type") in CHANCE_TYPES:
+        return words(g, a)
+    from . import present
+    act = g.to_act()
+    seat = act[0] if act and isinstance(act[0], int) else g.state.get("active")
+    return present.label(g, seat, a)
+
+
+CHANCE_TYPES = ("deal_achievement", "reveal_equipment", "deal_year_bonus", "draw", "first_player")
+
+
+def words(g, a: dict) -> str:
+    """Plain words for any action (chance's deals and draws, and every other type as a fallback)."""
     t = a.get("type")
     if t == "rondel":
         c = g.board["rondel"][a["space"]]

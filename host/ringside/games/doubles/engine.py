@@ -227,7 +227,7 @@ class Doubles(Game):
         st["die"] = v
         st["phase"] = "move"
         events = []
-        self._say(events, "roll", "%s rolls a %d." % (self.players[st["turn"]], v), value=v)
+        self._say(events, "roll", "%s rolls a %d." % (self.players[st["turn"]], v), value=v, seat=st["turn"])
         return events
 
     def _start_turn(self, seat, events):

@@ -657,7 +657,7 @@ class WildWest(Game):
         if face not in self.data["bandit_die"]:
             raise IllegalAction("the bandit die has no face %r" % (face,))
         me = s["active"]
-        ev = [event("roll", "The bandit die shows: %s" % FACE_TEXT[face], face=face)]
+        ev = [event("roll", "The bandit die shows: %s" % FACE_TEXT[face], face=face, seat=me)]
         if face == "donation":
             return ev + self._donation(me) + self._end_turn()
         if face == "bank":
@@ -667,7 +667,7 @@ class WildWest(Game):
                     got[k] += s["bank"][p][k]
                 M.move_all(s["bank"][p], s["purse"][me])
             what = M.text(got) if M.count(got) else "nothing: no one else has money at the bank"
-            return ev + [event("steal", "%s steals from the bank: %s" % (self.seat_name(me), what), got=got)] + \
+            return ev + [event("steal", "%s steals from the bank: %s" % (self.seat_name(me), what), got=got, seat=me)] + \
                 self._end_turn()
         victims = [p for p in _others_from(me, len(self.players)) if self._holds(p, face)]
         if len(victims) == 1:
