@@ -314,6 +314,8 @@ class SensorArray:
         self.mount_faults = [set() for _ in range(self.count)]
         self._sigma_mult = [p.noise_scale] * self.count
         self.last = [None] * self.count
+        self.overwritten = [0] * self.count   # results replaced in the register before a read
+        self.completed = [0] * self.count     # measurements taken (read or not)
         self.lateral_mm = 0.0
         # Cumulative thresholds for the one uniform draw that picks a reading's kind.
         self._t_drop = p.dropout_rate
@@ -622,14 +624,18 @@ class SensorArray:
         win = self._wins[i][-1] if self._wins[i] else (due - self.period_ms, due)
         if self._mode[i] == "continuous":
             nxt = due + self._period(i)
+            self.completed[i] += 1
             while nxt <= now_ms:
                 self._add_window(i, due, nxt)
+                self.overwritten[i] += 1
+                self.completed[i] += 1
                 due = nxt
                 win = (due - self.period_ms, due)
                 nxt = due + self._period(i)
             self._due[i] = nxt
             self._add_window(i, due, nxt)
         else:
+            self.completed[i] += 1
             self._mode[i] = "idle"
             self._due[i] = _INF
 
