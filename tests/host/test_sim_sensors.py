@@ -473,3 +473,28 @@ def test_bench_sweep_grid_and_bad_input():
     assert len(d["sensors"]) == 16 and d["mount"]["baffle"] is None
     assert d["sensors"][1]["angle_deg"] - d["sensors"][0]["angle_deg"] == pytest.approx(22.5)
     assert len({s["xshut_pin"] for s in d["sensors"]}) == 16
+
+
+def test_register_model_carries_the_physical_signal_and_ambient_rates():
+    from ringside.sim.vl53l0x_regs import VL53L0XModel
+    arr = SensorArray(RING, params=quiet(ambient_mcps=1.5), rng=9)
+    alone(arr, 0)
+    angle = RING["sensors"][0]["angle_deg"] + 25.0
+
+    def source():
+        arr.measure(0, angle, arr.next_due_ms(0))
+        return arr.last[0]
+    t = [0]
+    dev = VL53L0XModel(source, clock=lambda: t[0])
+    dev.power(True)
+    dev.regs[(0, 0x0A)] = 0x04
+    dev.i2c_write(bytes((0x00, 0x02)))          # continuous ranging
+    t[0] = 40
+    dev.i2c_write(bytes((0x13,)))
+    burst = dev.i2c_read(13)
+    assert burst[0] & 0x07
+    sig = ((burst[7] << 8) | burst[8]) / 128
+    amb = ((burst[9] << 8) | burst[10]) / 128
+    assert sig == pytest.approx(arr.last[0].signal_mcps, abs=0.01) and sig > 1.0
+    assert amb == pytest.approx(arr.last[0].ambient_mcps, abs=0.01) and amb >= 1.49
+    assert ((burst[11] << 8) | burst[12]) == arr.last[0].range_mm
