@@ -22,7 +22,8 @@ def cmd_ring(args) -> int:
         if args.ideal:
             raise ValueError("--sweep measures the physical model; leave out --ideal")
         res = ring.sweep(ring.parse_sweep(args.sweep or "all"), flicks=args.flicks,
-                         seed=args.seed, side=args.side, progress=prog)
+                         seed=args.seed, side=args.side, crosstalk=not args.no_crosstalk,
+                         progress=prog)
         if args.plot:
             ring.plot(res, args.plot)
             res["plot"] = args.plot
@@ -36,7 +37,7 @@ def cmd_ring(args) -> int:
                    marble_mm=args.marble_mm,
                    ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
                    sensors=args.sensors, baffle=False if args.no_baffle else None,
-                   progress=prog)
+                   crosstalk=not args.no_crosstalk, progress=prog)
     _print(res, args.json)
     return 0
 
@@ -112,6 +113,9 @@ def register(sub) -> None:
     r.add_argument("--ambient", choices=("low", "high"), help="ambient infrared: a lamp / daylight")
     r.add_argument("--sensors", type=int, help="sensor count (evenly spaced; default: ring.json)")
     r.add_argument("--no-baffle", action="store_true", help="the sensors without their snouts")
+    r.add_argument("--no-crosstalk", action="store_true",
+                   help="switch the neighbours' light off: what a schedule in which overlapping "
+                        "sensors never range at once would give (for comparison)")
     r.add_argument("--sweep", nargs="?", const="all", default=None,
                    help="a table of design choices, e.g. 'marble=glass,opaque;sensors=12,16' "
                         "(keys marble, baffle, sensors, ambient; default: all of them)")

@@ -73,7 +73,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         noise: float = 1.0, faults: dict | None = None, calibrate_first: bool = True,
         sensor_params: SensorParams | None = None, sensor_model: str = "physical",
         marble: str | None = None, marble_mm: float | None = None, ambient: float | None = None,
-        sensors: int | None = None, baffle: bool | None = None,
+        sensors: int | None = None, baffle: bool | None = None, crosstalk: bool = True,
         progress=None) -> dict:
     rng = random.Random(seed)
     if sensor_params is None:
@@ -84,6 +84,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
             kw["marble_diameter_mm"] = marble_mm
         if ambient is not None:
             kw["ambient_mcps"] = ambient
+        if not crosstalk:
+            kw["crosstalk"] = False
         sensor_params = SensorParams(**kw)
     ring_bytes = design_ring(sensors, baffle) if (sensors or baffle is False) else None
     # The ring is calibrated level, as its builder does once (calibration belongs to the
@@ -304,20 +306,21 @@ ROW_KEYS = ("accuracy", "primary_accuracy", "ambiguous_rate", "misreported", "no
 
 
 def sweep(grid: dict, flicks: int = 100, seed: int = 1, side: str = "darts",
-          progress=None) -> dict:
+          crosstalk: bool = True, progress=None) -> dict:
     """Every combination of the grid, one ring bench each (physical model)."""
     rows = []
     wall0 = time.perf_counter()
     combos = list(itertools.product(*(grid[k] for k in SWEEP_KEYS)))
     for n, (marble, baffle, sensors, amb) in enumerate(combos):
         res = run(flicks=flicks, seed=seed, side=side, marble=marble, baffle=baffle,
-                  sensors=sensors, ambient=AMBIENT[amb])
+                  sensors=sensors, ambient=AMBIENT[amb], crosstalk=crosstalk)
         row = {"marble": marble, "baffle": baffle, "sensors": sensors, "ambient": amb}
         row.update({k: res[k] for k in ROW_KEYS})
         rows.append(row)
         if progress:
             progress("%d/%d %s" % (n + 1, len(combos), json.dumps(row)))
     return {"sweep": rows, "flicks": flicks, "seed": seed, "sensor_model": "physical",
+            "crosstalk": crosstalk,
             "ambient_mcps": AMBIENT, "wall_seconds": round(time.perf_counter() - wall0, 1)}
 
 
@@ -347,8 +350,10 @@ def plot(result: dict, path: str) -> None:
     axes[0].set_yticks(y)
     axes[0].set_yticklabels(labels, fontsize=7)
     axes[0].invert_yaxis()
-    fig.suptitle("ringside bench ring --sweep: %d flicks per design, seed %d, physical model"
-                 % (result["flicks"], result["seed"]), fontsize=10)
+    fig.suptitle("ringside bench ring --sweep: %d flicks per design, seed %d, physical model%s"
+                 % (result["flicks"], result["seed"],
+                    "" if result.get("crosstalk", True) else ", neighbours' light off"),
+                 fontsize=10)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
     plt.close(fig)
