@@ -37,7 +37,7 @@ def mean_sd(xs):
 # --- what a sensor sees -------------------------------------------------------------
 
 def test_visibility_window_follows_ring_json():
-    arr = SensorArray(RING, rng=1)
+    arr = SensorArray(RING, model="ideal", rng=1)
     s0 = RING["sensors"][0]
     a, (near, far) = s0["angle_deg"], s0["view_deg"]
     assert arr.true_offset_deg(0, a + near) == pytest.approx(near)
@@ -53,13 +53,13 @@ def test_visibility_window_follows_ring_json():
     # a sensor aimed clockwise looks towards decreasing angles
     ring = copy.deepcopy(RING)
     ring["sensors"][0]["aim"] = "cw"
-    cw = SensorArray(ring, rng=1)
+    cw = SensorArray(ring, model="ideal", rng=1)
     assert cw.true_offset_deg(0, a - 30.0) == pytest.approx(30.0)
     assert cw.true_offset_deg(0, a + 30.0) is None
 
 
 def test_range_is_chord_minus_marble_radius():
-    arr = SensorArray(RING, rng=1)
+    arr = SensorArray(RING, model="ideal", rng=1)
     a = RING["sensors"][3]["angle_deg"]
     for d in (8.0, 20.0, 33.3, 46.0):
         assert arr.true_range_mm(3, a + d) == pytest.approx(chord_range(d))
@@ -68,7 +68,7 @@ def test_range_is_chord_minus_marble_radius():
 
 
 def test_ideal_sensor_reads_the_true_range():
-    arr = SensorArray(RING, params=SensorParams.ideal(), rng=2)
+    arr = SensorArray(RING, model="ideal", params=SensorParams.ideal(), rng=2)
     a = RING["sensors"][5]["angle_deg"]
     for d in (9.0, 27.5, 45.0):
         for r in readings(arr, 5, a + d, 5):
@@ -76,7 +76,7 @@ def test_ideal_sensor_reads_the_true_range():
 
 
 def test_windows_cover_the_whole_ring():
-    arr = SensorArray(RING, rng=1)
+    arr = SensorArray(RING, model="ideal", rng=1)
     seen = []
     for k in range(3600):
         angle = k / 10.0
@@ -126,7 +126,7 @@ def test_ring_json_window_fits_the_mounting_geometry():
 @pytest.mark.parametrize("d", [12.0, 45.0])
 def test_noise_sigma_and_bias_match_the_requirement(d):
     p = SensorParams(outlier_rate=0.0, silent_wrong_rate=0.0, dropout_rate=0.0)
-    arr = SensorArray(RING, params=p, rng=7)
+    arr = SensorArray(RING, model="ideal", params=p, rng=7)
     i = 2
     a = RING["sensors"][i]["angle_deg"]
     true = chord_range(d)
@@ -139,18 +139,18 @@ def test_noise_sigma_and_bias_match_the_requirement(d):
 
 
 def test_bias_and_scale_are_per_sensor_ground_truth():
-    arr = SensorArray(RING, rng=3)
+    arr = SensorArray(RING, model="ideal", rng=3)
     assert len(arr.bias_mm) == len(arr.scale) == arr.count == len(RING["sensors"])
     assert all(-10.0 <= b <= 10.0 for b in arr.bias_mm)
     assert all(0.99 <= s <= 1.01 for s in arr.scale)
     assert max(arr.bias_mm) - min(arr.bias_mm) > 5.0  # drawn, not zero
     assert len(set(arr.bias_mm)) == arr.count
-    big = SensorArray(RING, rng=4, params=SensorParams(bias_max_mm=0.0, scale_err_max=0.0))
+    big = SensorArray(RING, model="ideal", rng=4, params=SensorParams(bias_max_mm=0.0, scale_err_max=0.0))
     assert big.bias_mm == [0.0] * big.count and big.scale == [1.0] * big.count
 
 
 def test_bad_readings_come_at_their_rates():
-    arr = SensorArray(RING, rng=11)
+    arr = SensorArray(RING, model="ideal", rng=11)
     n = 0
     drop = fail = 0
     for i in range(arr.count):
@@ -168,7 +168,7 @@ def test_bad_readings_come_at_their_rates():
 
 
 def test_no_target_codes_and_silent_wrong_readings():
-    arr = SensorArray(RING, rng=12)
+    arr = SensorArray(RING, model="ideal", rng=12)
     n = valid = no_target = 0
     for i in range(arr.count):
         lo, hi = arr.window_range_mm(i)
@@ -185,7 +185,7 @@ def test_no_target_codes_and_silent_wrong_readings():
     assert valid / n == pytest.approx(0.005, abs=0.0012)
     assert no_target / n > 0.98
     # a marble outside this sensor's window is no target either
-    arr2 = SensorArray(RING, params=SensorParams.ideal(), rng=1)
+    arr2 = SensorArray(RING, model="ideal", params=SensorParams.ideal(), rng=1)
     r, s = arr2.measure(0, RING["sensors"][0]["angle_deg"] + 90.0, arr2.next_due_ms(0))
     assert r in (RANGE_OUT_OF_RANGE, RANGE_NO_TARGET) and s in (STATUS_PHASE_FAIL, STATUS_SIGNAL_FAIL)
 
@@ -193,7 +193,7 @@ def test_no_target_codes_and_silent_wrong_readings():
 # --- timing ---------------------------------------------------------------------------
 
 def test_measurements_every_33_ms_with_jitter_and_random_phases():
-    arr = SensorArray(RING, rng=5)
+    arr = SensorArray(RING, model="ideal", rng=5)
     phases = [arr.next_due_ms(i) for i in range(arr.count)]
     assert all(0.0 <= ph < 33.0 for ph in phases)
     assert max(phases) - min(phases) > 10.0  # not all in step
@@ -212,7 +212,7 @@ def test_measurements_every_33_ms_with_jitter_and_random_phases():
 
 
 def test_measure_before_due_is_refused_and_a_late_caller_skips_ahead():
-    arr = SensorArray(RING, rng=6)
+    arr = SensorArray(RING, model="ideal", rng=6)
     due = arr.next_due_ms(0)
     with pytest.raises(ValueError, match="not due"):
         arr.measure(0, None, due - 5.0)
@@ -223,7 +223,7 @@ def test_measure_before_due_is_refused_and_a_late_caller_skips_ahead():
 # --- faults ---------------------------------------------------------------------------
 
 def test_faults_dead_stuck_noisy_and_repair():
-    arr = SensorArray(RING, rng=8, faults={1: "dead", 2: "stuck"})
+    arr = SensorArray(RING, model="ideal", rng=8, faults={1: "dead", 2: "stuck"})
     a1 = RING["sensors"][1]["angle_deg"] + 20.0
     assert all(r == (0, STATUS_NO_ANSWER) for r in readings(arr, 1, a1, 300))
     a2 = RING["sensors"][2]["angle_deg"]
@@ -234,7 +234,7 @@ def test_faults_dead_stuck_noisy_and_repair():
     assert lo <= arr.stuck_mm[2] <= hi
     # noisy: ten times the noise
     p = SensorParams(outlier_rate=0.0, silent_wrong_rate=0.0, dropout_rate=0.0)
-    arr = SensorArray(RING, params=p, rng=9)
+    arr = SensorArray(RING, model="ideal", params=p, rng=9)
     a = RING["sensors"][4]["angle_deg"] + 20.0
     _, sd_ok = mean_sd([r for r, _ in readings(arr, 4, a, 3000)])
     arr.set_fault(4, "noisy")
@@ -263,9 +263,9 @@ def _sweep(arr, t_end=3000.0):
 
 
 def test_same_seed_same_readings():
-    a = SensorArray(RING, rng=random.Random(21))
-    b = SensorArray(RING, rng=random.Random(21))
-    c = SensorArray(RING, rng=random.Random(22))
+    a = SensorArray(RING, model="ideal", rng=random.Random(21))
+    b = SensorArray(RING, model="ideal", rng=random.Random(21))
+    c = SensorArray(RING, model="ideal", rng=random.Random(22))
     assert a.bias_mm == b.bias_mm
     sa, sb, sc = _sweep(a), _sweep(b), _sweep(c)
     assert sa == sb
@@ -274,8 +274,8 @@ def test_same_seed_same_readings():
 
 
 def test_one_sensor_does_not_disturb_another():
-    a = SensorArray(RING, rng=30)
-    b = SensorArray(RING, rng=30)
+    a = SensorArray(RING, model="ideal", rng=30)
+    b = SensorArray(RING, model="ideal", rng=30)
     ang = RING["sensors"][0]["angle_deg"] + 20.0
     ra = readings(a, 0, ang, 200)
     rb = []
@@ -287,8 +287,140 @@ def test_one_sensor_does_not_disturb_another():
 
 def test_bad_ring_is_rejected_clearly():
     with pytest.raises(ValueError, match="marble_diameter_mm"):
-        SensorArray({"track": {"radius_mm": 180}, "sensors": []})
+        SensorArray(model="ideal", ring={"track": {"radius_mm": 180}, "sensors": []})
     ring = copy.deepcopy(RING)
     ring["sensors"][0]["view_deg"] = [50, 10]
     with pytest.raises(ValueError, match="sensor 0"):
-        SensorArray(ring)
+        SensorArray(ring, model="ideal")
+
+
+# --- the physical model: it must not quietly become ideal again ----------------------
+
+def quiet(**kw):
+    """Physical model without the glitches (outliers, silent wrong readings, dropouts)."""
+    d = dict(outlier_rate=0.0, silent_wrong_rate=0.0, dropout_rate=0.0)
+    d.update(kw)
+    return SensorParams(**d)
+
+
+def no_baffles(ring):
+    r = copy.deepcopy(ring)
+    r.setdefault("mount", {})["baffle"] = None
+    for s in r["sensors"]:
+        s.get("mount", {}).pop("baffle", None)
+    return r
+
+
+def alone(arr, i):
+    """Stop every sensor but i (no crosstalk), and let i range back to back."""
+    for j in range(arr.count):
+        if j != i:
+            arr.stop(j, 0.0)
+
+
+def physical_readings(arr, i, angle, n):
+    out = []
+    for _ in range(n):
+        arr.measure(i, angle, arr.next_due_ms(i))
+        out.append(arr.last[i])
+    return out
+
+
+def test_physical_is_the_default_model():
+    assert SensorArray(RING, rng=1).model == "physical"
+    assert SensorArray(RING, rng=1).describe()["sensor_model"] == "physical"
+
+
+def test_without_marble_or_baffle_a_sensor_reports_the_wall():
+    arr = SensorArray(no_baffles(RING), params=quiet(), rng=2)
+    alone(arr, 0)
+    got = physical_readings(arr, 0, None, 40)
+    valid = [g for g in got if g.status == STATUS_VALID]
+    assert len(valid) == len(got)                       # a steady valid range, not "no target"
+    assert all(g.range_mm < RANGE_OUT_OF_RANGE for g in got)
+    m, _ = mean_sd([g.range_mm for g in valid])
+    bg = arr.background(0)
+    assert 60 < bg["range_mm"] < 130                    # floor, lips, drum, wall, pocket blend
+    assert m == pytest.approx(arr.scale[0] * bg["range_mm"] + arr.bias_mm[0], abs=3.0)
+    assert min(g.signal_mcps for g in valid) > arr.params.signal_limit_mcps
+    # the cone meets the floor first (10 mm up, 12.5 deg half-cone: ~46 mm)
+    v = arr.view(0)
+    import numpy as np
+    floor = v.t[(v.sid == 1)]
+    assert 44 < float(np.min(floor)) < 50
+
+
+def test_glass_returns_less_signal_than_a_matte_marble_of_the_same_size():
+    sig = {}
+    for material in ("glass", "opaque", "steel"):
+        arr = SensorArray(no_baffles(RING), params=quiet(marble_material=material), rng=3)
+        alone(arr, 0)
+        empty = arr.background(0)["signal_mcps"]
+        got = physical_readings(arr, 0, RING["sensors"][0]["angle_deg"] + 25.0, 10)
+        sig[material] = sum(g.signal_mcps for g in got) / len(got) - empty
+    assert sig["glass"] < sig["steel"] < sig["opaque"]
+    assert sig["glass"] < 0.1 * sig["opaque"]
+
+
+def test_far_edge_marble_reads_short_by_the_blend():
+    arr = SensorArray(no_baffles(RING), params=quiet(), rng=4)
+    alone(arr, 0)
+    s0 = RING["sensors"][0]
+    angle = s0["angle_deg"] + s0["view_deg"][1]
+    arr.set_lateral(0.0)
+    true_lens = arr.lens_range_mm(0, angle)
+    got = physical_readings(arr, 0, angle, 60)
+    m, _ = mean_sd([(g.range_mm - arr.bias_mm[0]) / arr.scale[0] for g in got])
+    # the nearer floor, lips and wall pull the reading in: well short of the marble
+    assert m < true_lens - 10.0
+    assert m > arr.background(0)["range_mm"] - 5.0
+
+
+def test_two_neighbours_ranging_at_once_disturb_each_other():
+    ring = no_baffles(RING)
+    angle = RING["sensors"][1]["angle_deg"] + 12.0     # seen by 0 (far part) and 1 (near)
+    a = SensorArray(ring, params=quiet(), rng=5)
+    b = SensorArray(ring, params=quiet(), rng=5)
+    for arr in (a, b):
+        for j in range(arr.count):
+            arr.stop(j, 0.0)
+    # a: sensors 0 and 1 range over the same 33 ms; b: one after the other
+    t = 100.0
+    a.start_single(0, t)
+    a.start_single(1, t)
+    b.start_single(0, t)
+    b.start_single(1, t + 40.0)
+    a.measure(0, angle, a.next_due_ms(0))
+    a.measure(1, angle, a.next_due_ms(1))
+    b.measure(0, angle, b.next_due_ms(0))
+    b.measure(1, angle, b.next_due_ms(1))
+    for i in (0, 1):
+        assert a.last[i].crosstalk_mcps > 0.05
+        assert b.last[i].crosstalk_mcps == 0.0
+        assert a.last[i].ambient_mcps > b.last[i].ambient_mcps
+    assert a.emitting(1, t, t + 33) > 30 and b.emitting(1, t, t + 33) == 0.0
+
+
+def test_ambient_raises_the_ambient_rate_and_the_noise():
+    sds = {}
+    for amb in (0.1, 3.0):
+        arr = SensorArray(RING, params=quiet(ambient_mcps=amb), rng=6)
+        alone(arr, 0)
+        angle = RING["sensors"][0]["angle_deg"] + 40.0
+        got = physical_readings(arr, 0, angle, 200)
+        assert all(g.ambient_mcps >= amb for g in got)
+        sds[amb] = (mean_sd([g.range_mm for g in got if g.status == STATUS_VALID])[1],
+                    got[-1].sigma_mm)
+    assert sds[3.0][1] > sds[0.1][1] * 1.2
+    assert sds[3.0][0] > sds[0.1][0]
+
+
+def test_minimum_range_fail_near_the_lens():
+    from ringfw.hal import STATUS_MIN_RANGE_FAIL
+    arr = SensorArray(RING, params=quiet(), rng=7)
+    alone(arr, 0)
+    angle = RING["sensors"][0]["angle_deg"] + 8.5      # the window's near edge: ~22 mm
+    got = physical_readings(arr, 0, angle, 20)
+    assert all(g.status == STATUS_MIN_RANGE_FAIL for g in got)
+    got = physical_readings(arr, 0, RING["sensors"][0]["angle_deg"] + 20.0, 20)
+    assert all(g.status == STATUS_VALID for g in got)
