@@ -108,6 +108,10 @@ class RangeSensors:
         """hal RangeSensors.set_focus: the sensor that alone sees a slow marble (ringfw.sched)."""
         self.sched.focus = i
 
+    def set_together(self, on):
+        """hal RangeSensors.set_together: bring-up's crosstalk check (ringfw.sched)."""
+        self.sched.together = on
+
     # the schedule's device (ringfw.sched): single-shot ranging over I2C
     def start(self, i):
         """Start a single-shot measurement (ST's sequence, as the driver's
@@ -219,6 +223,9 @@ class SensorPoller:
 
     def set_focus(self, i):
         self.sensors.sched.focus = i   # one int store: core 1 reads it at its next slot
+
+    def set_together(self, on):
+        self.sensors.sched.together = on
 
     def halt(self, wait_ms=100):
         """Ask core 1 to stop and wait for it (at most about wait_ms of real time)."""

@@ -525,8 +525,13 @@ class Controller:
                 return b"say_i"
             self.leds.paint_leds(i, n, c if c else L.NONE, pulse)
             return b""
-        if k == 22:     # sense on=0|1: stream every reading with its signal and ambient rates
-            self.sense = f.int_arg(b"on", 0, 1, 1) == 1
+        if k == 22:     # sense on=0|1 [all=0|1]: stream every reading with its rates;
+            on = f.int_arg(b"on", 0, 1, 1)    # all=1: every sensor ranges at once (crosstalk)
+            together = f.int_arg(b"all", 0, 1, 0)
+            if f.err:
+                return b""
+            self.sense = on == 1
+            self.sensors.set_together(on == 1 and together == 1)
             return b""
         return b"unknown_command"
 

@@ -20,6 +20,7 @@ RangeSensors (one object for all the VL53L0X on the ring)
                                   per sensor (MCPS in 9.7 fixed point, registers 0x1A/0x1C)
     set_focus(i)                  i: the one sensor that alone sees a resting or slow marble,
                                   or -1; the schedule ranges it more often (ringfw.sched)
+    set_together(on)              bring-up only: every sensor ranges at once (crosstalk check)
 
 Pixels
     count                         LEDs on the ring

@@ -129,6 +129,8 @@ class Schedule:
                         self.cmask[i] |= 1 << j
         self.focus = -1
         self.extra = -1               # the focused sensor, ranging out of its group this slot
+        self.together = False         # bring-up's crosstalk check: every sensor at once
+        self.all_on = False           # ... and the running slot was started so
         self.state = bytearray(n)
         self.t0 = array("i", [0] * n)
         self.r = array("i", [0] * n)
@@ -152,6 +154,9 @@ class Schedule:
         n = 0
         left = 0
         dev = self.dev
+        if self.together:
+            return self._start_all(now, ranges, statuses, fresh)
+        self.all_on = False
         f = self.focus
         if f >= self.n or self.n > 30 or (self.rounds & 3) == 0:
             f = -1                    # (every 4th round the neighbours range as usual)
@@ -183,6 +188,32 @@ class Schedule:
         self.left = left
         return n
 
+    def _start_all(self, now, ranges, statuses, fresh):
+        # (only while bring-up asks: neighbours then DO range together, on purpose)
+        n = 0
+        left = 0
+        for i in range(self.n):
+            if self.ok[i] and self.dev.start(i):
+                self.state[i] = _RANGING
+                self.t0[i] = now
+                left += 1
+            else:
+                self.state[i] = _DONE
+                ranges[i] = hal.RANGE_NO_TARGET
+                statuses[i] = hal.STATUS_NO_ANSWER
+                fresh[i] = 1
+                n += 1
+        self.g = 0
+        self.extra = -1
+        self.all_on = True
+        self.left = left
+        return n
+
+    def set_together(self, on):
+        """Bring-up only: range every sensor at once (what crosstalk does to each is then
+        measured against the schedule). Takes effect from the next slot."""
+        self.together = on
+
     def set_focus(self, i):
         """The one sensor that alone sees a resting or slow marble, or -1 (takes effect
         from the next slot)."""
@@ -204,10 +235,15 @@ class Schedule:
         state = self.state
         t0 = self.t0
         wake = -1
-        last = self.first[g + 1]
-        for p in range(self.first[g], last + 1):
+        if self.all_on:               # every sensor started at once (set_together)
+            p0 = 0
+            last = self.n
+        else:
+            p0 = self.first[g]
+            last = self.first[g + 1]
+        for p in range(p0, last + 1):
             if p < last:
-                i = self.order[p]
+                i = p if self.all_on else self.order[p]
             else:
                 i = self.extra
                 if i < 0:

@@ -20,7 +20,7 @@ HELP = """commands:
   place SPACE          set the marble down on a space (e.g. place 7)
   side NAME            choose the board side (darts, wildwest)
   tilt DEG [LOW]       tip the ring DEG degrees, low point at LOW degrees
-  fault N dead|stuck|noisy|ok   break or repair sensor N
+  fault N dead|stuck|noisy|misaimed|nobaffle|ok   break, mis-mount or repair sensor N
   calibrate            set the marble on every space and fit the sensors
   status               the board's health
   help | quit"""
@@ -161,7 +161,7 @@ class RingSession:
             self.out("  the ring now tilts %.1f deg, low point at %.0f deg" % (deg, low))
         elif cmd == "fault":
             if len(args) != 2:
-                raise ValueError("fault N dead|stuck|noisy|ok")
+                raise ValueError("fault N dead|stuck|noisy|misaimed|nobaffle|ok")
             i = int(args[0])
             if not 0 <= i < b.model.count:
                 raise ValueError("no sensor %d (0..%d)" % (i, b.model.count - 1))

@@ -111,6 +111,9 @@ class _Sensors:
     def set_focus(self, i):
         self.sched.focus = i
 
+    def set_together(self, on):
+        self.sched.together = on
+
     def core1(self, now):
         if now >= self.sched.wake:       # (sim time starts at 0 and never wraps here)
             self.hand.put(now)
@@ -234,6 +237,11 @@ class SimBoard:
         self._lifted = False
         self._draw_lateral()
         self.marble.place(angle_deg)
+        self._record_hist()
+
+    def lift(self) -> None:
+        """Take the marble off the ring (in someone's hand) until the next place()."""
+        self._lifted = True
         self._record_hist()
 
     def flick(self, speed_mm_s: float) -> None:

@@ -34,9 +34,13 @@ class _Sensors:
         self.ambient = array("i", [0] * n)
         self.k = 0
         self.focus = -1
+        self.together = False
 
     def set_focus(self, i):
         self.focus = i   # the readings come from the feed: which sensor ranged is recorded
+
+    def set_together(self, on):
+        self.together = on
 
     def poll(self, now, ranges, statuses, fresh):
         # as the board's SensorPoller: only the new readings are flagged (the controller
