@@ -338,6 +338,31 @@ def render_svg(ring: dict, name: str = "ring.json") -> str:
                  f'stroke-width="4" stroke-linecap="butt" opacity="0.9"/>')
     o.append("</g>")
 
+    # the snouts' slots (ring.json mount.baffle): the directions a sensor sends and takes
+    # light in, out to where they meet the outer wall again
+    mount = ring.get("mount", {})
+    o.append('<g id="baffles">')
+    for i, s in enumerate(sensors):
+        m = dict(mount)
+        m.update(s.get("mount", {}))
+        baf = m.get("baffle")
+        if not baf:
+            continue
+        a = float(s["angle_deg"])
+        d = 1 if s.get("aim", "ccw") == "ccw" else -1
+        yaw = float(m.get("yaw_in_deg", 24.6))
+        x0, y0 = _xy(a, r_wall_out)
+        pts = [f"{_f(x0)},{_f(y0)}"]
+        for edge in (float(baf["yaw_deg"][0]), float(baf["yaw_deg"][1])):
+            psi = yaw + edge                       # turned in from the tangent
+            length = 2 * r_wall_out * math.sin(math.radians(psi)) * PX_PER_MM
+            heading = a + d * (90 + psi)
+            pts.append(f"{_f(x0 + length * math.cos(math.radians(heading)))},"
+                       f"{_f(y0 - length * math.sin(math.radians(heading)))}")
+        o.append(f'<polygon points="{" ".join(pts)}" fill="none" stroke="{_colour(i, n)}" '
+                 f'stroke-width="0.7" stroke-dasharray="3 2" opacity="0.8"/>')
+    o.append("</g>")
+
     # sensors: a badge with the id in the outer wall, an arrow along the aim
     o.append('<g id="sensors">')
     for i, s in enumerate(sensors):
@@ -495,6 +520,41 @@ def readme_blocks(ring: dict) -> dict[str, str]:
             f"(inner wall at {float(t['radius_mm']) - float(t['width_mm']) / 2:g} mm) |",
             f"| half-height of the sensor's cone at the far edge | {g['cone_halfwidth_far_mm']:.0f} mm |"]
     blocks["mounting"] = "\n".join(rows)
+
+    # the design the physical sensor model reads: mount, baffle, surfaces, marble
+    mount = ring.get("mount", {})
+    build = ring.get("build", {})
+    mats = build.get("materials", {})
+    rows = ["| Part | ring.json | Value |", "| --- | --- | --- |"]
+    if mount:
+        rows.append(f"| lens | `mount` | r = {float(mount.get('lens_radius_mm', 192)):g} mm, "
+                    f"{float(mount.get('height_mm', 10)):g} mm above the floor |")
+        rows.append(f"| aim | `mount` | axis turned in {float(mount.get('yaw_in_deg', 24.6)):g}\u00b0 "
+                    f"from the wall's tangent, pitch {float(mount.get('pitch_deg', 0)):+g}\u00b0 |")
+        baf = mount.get("baffle")
+        if baf:
+            y0, y1 = (float(x) for x in baf["yaw_deg"])
+            p0, p1 = (float(x) for x in baf["pitch_deg"])
+            rows.append(f"| snout (baffle) | `mount.baffle` | slot {y1 - y0:g}\u00b0 wide "
+                        f"({y0:+g}\u00b0 to {y1:+g}\u00b0 about the axis, + = inwards), "
+                        f"{p1 - p0:g}\u00b0 tall ({p0:+g}\u00b0 to {p1:+g}\u00b0) |")
+        else:
+            rows.append("| snout (baffle) | `mount.baffle` | none |")
+    for name, mat in build.get("surfaces", {}).items():
+        rho = mats.get(mat, {}).get("reflectance")
+        rows.append(f"| {name.replace('_', ' ')} | `build.surfaces` | {mat.replace('_', ' ')}, "
+                    f"reflectance {rho:g} at 940 nm |" if rho is not None else
+                    f"| {name} | `build.surfaces` | {mat} |")
+    if build:
+        rows.append(f"| outer wall, drum | `build` | wall {float(build.get('outer_wall_height_mm', 24)):g} mm "
+                    f"high; drum r = {float(build.get('drum_radius_mm', 159.2)):g} mm, "
+                    f"{float(build.get('drum_height_mm', 16)):g} mm high |")
+    mb = ring.get("marble")
+    if mb:
+        k = mb.get("kinds", {}).get(mb.get("material"), {})
+        rows.append(f"| marble | `marble` | {mb.get('material')}, \u2300 {float(mb.get('diameter_mm', 16)):g} mm"
+                    + (f", effective reflectance {k['effective_reflectance']:g}" if k else "") + " |")
+    blocks["design"] = "\n".join(rows)
 
     count = int(leds["count"])
     rs = strip_radius(ring)

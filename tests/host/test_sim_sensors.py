@@ -424,3 +424,77 @@ def test_minimum_range_fail_near_the_lens():
     assert all(g.status == STATUS_MIN_RANGE_FAIL for g in got)
     got = physical_readings(arr, 0, RING["sensors"][0]["angle_deg"] + 20.0, 20)
     assert all(g.status == STATUS_VALID for g in got)
+
+
+def test_mount_faults_change_what_the_sensor_sees():
+    arr = SensorArray(RING, params=quiet(), rng=8)
+    good = arr.background(3)
+    assert good["signal_mcps"] < arr.params.signal_limit_mcps     # the snout: an empty ring is dark
+    arr.set_fault(3, "nobaffle")
+    bare = arr.background(3)
+    assert bare["signal_mcps"] > 3 * good["signal_mcps"] and arr.mount_of(3)["baffle"] is None
+    arr.set_fault(3, None)
+    arr.set_fault(3, "misaimed")
+    m = arr.mount_of(3)
+    assert m["pitch_deg"] < 0 and m["yaw_in_deg"] > RING["mount"]["yaw_in_deg"]
+    assert arr.background(3)["parts"] != good["parts"]
+    arr.set_fault(3, None)
+    assert arr.background(3) == good and arr.mount_of(3)["baffle"] is not None
+    with pytest.raises(ValueError, match="unknown sensor fault"):
+        arr.set_fault(3, "bent")
+
+
+def test_board_reads_on_the_firmware_schedule_with_the_physical_model():
+    from ringside.sim.board import SimBoard
+    b = SimBoard(seed=2, sensor_model="physical")
+    assert b.read_schedule == "firmware"
+    b.place(100.0)
+    b.advance(3000)
+    s = b.sensors
+    assert s.reads > 12 * 80                      # ~30 Hz each
+    assert s.ages and max(s.ages) < b.model.period_ms   # read within a period of completing
+    assert sorted(s.ages)[len(s.ages) // 2] > 1.0       # ... but not at the instant it completes
+    # the sensor's own period is ST's 33.6 ms, the read schedule's 33 ms + retries
+    assert b.model.period_ms == pytest.approx(33.614)
+    ideal = SimBoard(seed=2, sensor_model="ideal")
+    assert ideal.read_schedule == "immediate"
+
+
+def test_bench_sweep_grid_and_bad_input():
+    from ringside.bench import ring as bench
+    g = bench.parse_sweep("marble=glass,steel;sensors=16;baffle=no")
+    assert g["marble"] == ("glass", "steel") and g["sensors"] == (16,) and g["baffle"] == (False,)
+    assert g["ambient"] == ("low", "high")
+    for bad, msg in (("foo=1", "unknown key"), ("marble=wood", "unknown marble"),
+                     ("baffle=maybe", "yes/no"), ("sensors=x", "counts"), ("ambient=dim", "low")):
+        with pytest.raises(ValueError, match=msg):
+            bench.parse_sweep(bad)
+    d = json.loads(bench.design_ring(sensors=16, baffle=False))
+    assert len(d["sensors"]) == 16 and d["mount"]["baffle"] is None
+    assert d["sensors"][1]["angle_deg"] - d["sensors"][0]["angle_deg"] == pytest.approx(22.5)
+    assert len({s["xshut_pin"] for s in d["sensors"]}) == 16
+
+
+def test_register_model_carries_the_physical_signal_and_ambient_rates():
+    from ringside.sim.vl53l0x_regs import VL53L0XModel
+    arr = SensorArray(RING, params=quiet(ambient_mcps=1.5), rng=9)
+    alone(arr, 0)
+    angle = RING["sensors"][0]["angle_deg"] + 25.0
+
+    def source():
+        arr.measure(0, angle, arr.next_due_ms(0))
+        return arr.last[0]
+    t = [0]
+    dev = VL53L0XModel(source, clock=lambda: t[0])
+    dev.power(True)
+    dev.regs[(0, 0x0A)] = 0x04
+    dev.i2c_write(bytes((0x00, 0x02)))          # continuous ranging
+    t[0] = 40
+    dev.i2c_write(bytes((0x13,)))
+    burst = dev.i2c_read(13)
+    assert burst[0] & 0x07
+    sig = ((burst[7] << 8) | burst[8]) / 128
+    amb = ((burst[9] << 8) | burst[10]) / 128
+    assert sig == pytest.approx(arr.last[0].signal_mcps, abs=0.01) and sig > 1.0
+    assert amb == pytest.approx(arr.last[0].ambient_mcps, abs=0.01) and amb >= 1.49
+    assert ((burst[11] << 8) | burst[12]) == arr.last[0].range_mm

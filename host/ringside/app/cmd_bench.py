@@ -17,9 +17,26 @@ def _print(result: dict, as_json: bool) -> None:
 def cmd_ring(args) -> int:
     from ringside.bench import ring
     faults = {int(i): "dead" for i in args.dead.split(",")} if args.dead else None
+    prog = (lambda k: print("  %s" % (k,), file=sys.stderr)) if args.progress else None
+    if args.sweep is not None or args.plot:
+        if args.ideal:
+            raise ValueError("--sweep measures the physical model; leave out --ideal")
+        res = ring.sweep(ring.parse_sweep(args.sweep or "all"), flicks=args.flicks,
+                         seed=args.seed, side=args.side, progress=prog)
+        if args.plot:
+            ring.plot(res, args.plot)
+            res["plot"] = args.plot
+        _print(res, args.json)
+        return 0
+    if args.ambient is not None and args.ambient not in ring.AMBIENT:
+        raise ValueError("--ambient takes low or high")
     res = ring.run(flicks=args.flicks, seed=args.seed, tilt=args.tilt, side=args.side,
                    noise=args.noise, faults=faults,
-                   progress=(lambda k: print("  %d flicks" % k, file=sys.stderr)) if args.progress else None)
+                   sensor_model="ideal" if args.ideal else "physical", marble=args.marble,
+                   marble_mm=args.marble_mm,
+                   ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
+                   sensors=args.sensors, baffle=False if args.no_baffle else None,
+                   progress=prog)
     _print(res, args.json)
     return 0
 
@@ -87,6 +104,18 @@ def register(sub) -> None:
     r.add_argument("--side", default="darts")
     r.add_argument("--noise", type=float, default=1.0, help="sensor noise scale (1.0 = the default model)")
     r.add_argument("--dead", help="comma-separated sensors that are dead")
+    r.add_argument("--ideal", action="store_true",
+                   help="the ideal sensor model (only the marble is seen) instead of the physical one")
+    r.add_argument("--marble", choices=("glass", "opaque", "steel"),
+                   help="the marble's material (default: ring.json marble.material)")
+    r.add_argument("--marble-mm", type=float, help="the marble's diameter (mm)")
+    r.add_argument("--ambient", choices=("low", "high"), help="ambient infrared: a lamp / daylight")
+    r.add_argument("--sensors", type=int, help="sensor count (evenly spaced; default: ring.json)")
+    r.add_argument("--no-baffle", action="store_true", help="the sensors without their snouts")
+    r.add_argument("--sweep", nargs="?", const="all", default=None,
+                   help="a table of design choices, e.g. 'marble=glass,opaque;sensors=12,16' "
+                        "(keys marble, baffle, sensors, ambient; default: all of them)")
+    r.add_argument("--plot", help="draw the sweep as a PNG to this file")
     r.add_argument("--progress", action="store_true")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_ring)

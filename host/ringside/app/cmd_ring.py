@@ -53,10 +53,11 @@ def describe(kind: str, fields: dict) -> str | None:
 class RingSession:
     """The simulated ring driven by text commands; prints what the board says."""
 
-    def __init__(self, seed=1, tilt=0.0, side="darts", out=print, auto_calibrate=True):
+    def __init__(self, seed=1, tilt=0.0, side="darts", out=print, auto_calibrate=True,
+                 sensor_model=None):
         from ringside.sim.board import SimBoard, SimTable
         self.SimTable = SimTable
-        self.board = SimBoard(seed=seed, tilt_deg=tilt)
+        self.board = SimBoard(seed=seed, tilt_deg=tilt, sensor_model=sensor_model)
         self.out = out
         self.side = side
         self.seen = 0
@@ -193,7 +194,8 @@ class RingSession:
 
 
 def cmd_play_ring(args) -> int:
-    s = RingSession(seed=args.seed, tilt=args.tilt, side=args.side, auto_calibrate=not args.no_calibrate)
+    s = RingSession(seed=args.seed, tilt=args.tilt, side=args.side, auto_calibrate=not args.no_calibrate,
+                    sensor_model="ideal" if args.ideal else None)
     lines = None
     if args.script:
         lines = [c.strip() for c in args.script.split(";")]
@@ -263,6 +265,8 @@ def register(sub) -> None:
     p.add_argument("--side", default="darts", help="board side (darts, wildwest)")
     p.add_argument("--script", help="commands separated by ';' instead of typing them")
     p.add_argument("--no-calibrate", action="store_true", help="skip the start-up calibration")
+    p.add_argument("--ideal", action="store_true",
+                   help="the ideal sensor model (only the marble is seen; docs/simulator.md)")
     p.set_defaults(func=cmd_play_ring)
 
     c = sub.add_parser("calibrate", help="fit each sensor's offset and scale with the marble on known spaces")

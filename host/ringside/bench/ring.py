@@ -7,16 +7,49 @@ the simulator's ground truth.
 """
 from __future__ import annotations
 
+import copy
+import itertools
+import json
 import math
 import random
 import time
 
-from ringside.calibration import calibrate
-from ringside.sim.board import SimBoard, SimTable
+from ringside.calibration import CalibrationError, calibrate
+from ringside.sim.board import SimBoard, SimTable, default_ring_bytes
 from ringside.sim.physics import max_travel_deg, speed_for_travel
-from ringside.sim.sensors import SensorParams
+from ringside.sim.sensors import MARBLE_KINDS, SensorParams
 
 OFF_RING_SHARE = 0.03
+AMBIENT = {"low": 0.1, "high": 1.5}      # MCPS: a room lamp; daylight by a window (docs)
+
+
+def design_ring(sensors: int | None = None, baffle: bool | None = None) -> bytes:
+    """ring.json bytes of the default design, with another sensor count (evenly spaced,
+    each window its spacing plus 8 deg of overlap each way... as the 12 have) or without
+    the baffles. None keeps what ring.json says."""
+    d = json.loads(default_ring_bytes())
+    if sensors is not None and sensors != len(d["sensors"]):
+        if not 4 <= sensors <= 16:
+            raise ValueError("sensors must be 4..16 (one XSHUT pin each, GP2..GP17)")
+        proto = d["sensors"][0]
+        near = proto["view_deg"][0]
+        step = 360.0 / sensors
+        out = []
+        for i in range(sensors):
+            s = copy.deepcopy(proto)
+            s["id"] = i
+            s["angle_deg"] = round(proto["angle_deg"] + i * step, 3)
+            s["view_deg"] = [near, round(near + step + 8.0, 3)]
+            s["i2c_address"] = 0x30 + i
+            s["xshut_pin"] = 2 + i
+            s["calibration"] = {"offset_mm": 0, "scale": 1.0}
+            out.append(s)
+        d["sensors"] = out
+    if baffle is False:
+        d.setdefault("mount", {})["baffle"] = None
+        for s in d["sensors"]:
+            s.get("mount", {}).pop("baffle", None)
+    return json.dumps(d, indent=1).encode()
 
 
 def _space_of(side_spaces, angle):
@@ -38,13 +71,25 @@ def _pct(values, p):
 
 def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts",
         noise: float = 1.0, faults: dict | None = None, calibrate_first: bool = True,
-        sensor_params: SensorParams | None = None,
+        sensor_params: SensorParams | None = None, sensor_model: str = "physical",
+        marble: str | None = None, marble_mm: float | None = None, ambient: float | None = None,
+        sensors: int | None = None, baffle: bool | None = None,
         progress=None) -> dict:
     rng = random.Random(seed)
+    if sensor_params is None:
+        kw = {"noise_scale": noise}
+        if marble is not None:
+            kw["marble_material"] = marble
+        if marble_mm is not None:
+            kw["marble_diameter_mm"] = marble_mm
+        if ambient is not None:
+            kw["ambient_mcps"] = ambient
+        sensor_params = SensorParams(**kw)
+    ring_bytes = design_ring(sensors, baffle) if (sensors or baffle is False) else None
     # The ring is calibrated level, as its builder does once (calibration belongs to the
     # sensors on the ring); then it is put on the table of the test, tilted or not.
-    board = SimBoard(seed=seed, tilt_deg=0.0, faults=faults,
-                     sensor_params=sensor_params or SensorParams(noise_scale=noise))
+    board = SimBoard(ring_bytes, seed=seed, tilt_deg=0.0, faults=faults,
+                     sensor_params=sensor_params, sensor_model=sensor_model)
     wall0 = time.perf_counter()
     table = SimTable(board)
     spaces = board.ring_dict["sides"][side]["spaces"]
@@ -53,8 +98,16 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     board.advance(1000)
     if side != board.fw_ring.side_names[0]:
         table.send("side", name=side)
+    cal_error = None
+    cal_sensors = None
     if calibrate_first:
-        calibrate(table, board.ring_dict, side=side, log=lambda *a: None)
+        # under the physical model a design can fail calibration (a glass marble the far
+        # sensors cannot see): that is a result too, and the flicks run uncalibrated
+        try:
+            cal = calibrate(table, board.ring_dict, side=side, log=lambda *a: None)
+            cal_sensors = len(cal.fits)
+        except CalibrationError as e:
+            cal_error = str(e)
     if tilt:
         board.marble.set_tilt(tilt, board.low_deg)
     board.place(start_angle)
@@ -145,6 +198,12 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     on_ring_flicks = stats["flicks"] - stats["off_ring_flicks"]
     landings = stats["flicks"] - stats["off_ring_flicks"]
     out = {
+        "sensor_model": board.sensor_model,
+        "read_schedule": board.read_schedule,
+        "model": board.model.describe(),
+        "sensors": board.model.count,
+        "calibrated_sensors": cal_sensors,
+        "calibration_error": cal_error,
         "flicks": stats["flicks"],
         "seed": seed,
         "tilt_deg": tilt,
@@ -175,6 +234,12 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         "latency_ms_max": max(latency) if latency else None,
     }
     out["speedup"] = round(out["sim_seconds"] / out["wall_seconds"], 1) if out["wall_seconds"] else None
+    sp = board.sensors
+    done = sum(board.model.completed)
+    out["readings"] = {"completed": done, "overwritten": sum(board.model.overwritten),
+                       "overwritten_rate": round(sum(board.model.overwritten) / done, 5)
+                       if done else None, "replaced": sp.replaced,
+                       "age_ms_p50": _pct(sp.ages, 50), "age_ms_p95": _pct(sp.ages, 95)}
     del on_ring_flicks
     return out
 
@@ -185,3 +250,105 @@ def _centre(ring, side, space_id):
             a, b = sp["from_deg"], sp["to_deg"]
             return (a + ((b - a) % 360.0) / 2) % 360.0
     raise ValueError("no space %r on side %s" % (space_id, side))
+
+
+SWEEP_KEYS = ("marble", "baffle", "sensors", "ambient")
+SWEEP_DEFAULT = {"marble": ("glass", "opaque", "steel"), "baffle": (True, False),
+                 "sensors": (12, 16), "ambient": ("low", "high")}
+
+
+def parse_sweep(text: str | None) -> dict:
+    """'marble=glass,opaque;sensors=12,16' -> the grid (unnamed keys keep every choice;
+    'all' or None: the whole table)."""
+    grid = dict(SWEEP_DEFAULT)
+    if not text or text == "all":
+        return grid
+    for part in text.split(";"):
+        if not part.strip():
+            continue
+        if "=" not in part:
+            raise ValueError("sweep: %r is not key=value[,value...]" % part)
+        k, v = (x.strip() for x in part.split("=", 1))
+        if k not in SWEEP_KEYS:
+            raise ValueError("sweep: unknown key %r (use %s)" % (k, ", ".join(SWEEP_KEYS)))
+        vals = [x.strip() for x in v.split(",") if x.strip()]
+        if k == "marble":
+            for x in vals:
+                if x not in MARBLE_KINDS:
+                    raise ValueError("sweep: unknown marble %r (use %s)"
+                                     % (x, ", ".join(MARBLE_KINDS)))
+            grid[k] = tuple(vals)
+        elif k == "baffle":
+            m = {"yes": True, "on": True, "true": True, "no": False, "off": False,
+                 "false": False, "none": False}
+            try:
+                grid[k] = tuple(m[x.lower()] for x in vals)
+            except KeyError:
+                raise ValueError("sweep: baffle takes yes/no") from None
+        elif k == "sensors":
+            try:
+                grid[k] = tuple(int(x) for x in vals)
+            except ValueError:
+                raise ValueError("sweep: sensors takes counts like 12,16") from None
+        else:
+            for x in vals:
+                if x not in AMBIENT:
+                    raise ValueError("sweep: ambient takes low/high")
+            grid[k] = tuple(vals)
+    return grid
+
+
+ROW_KEYS = ("accuracy", "primary_accuracy", "ambiguous_rate", "misreported", "no_verdict",
+            "false_off_ring", "off_ring_missed", "latency_ms_p50", "latency_ms_p95",
+            "angle_error_deg_p95")
+
+
+def sweep(grid: dict, flicks: int = 100, seed: int = 1, side: str = "darts",
+          progress=None) -> dict:
+    """Every combination of the grid, one ring bench each (physical model)."""
+    rows = []
+    wall0 = time.perf_counter()
+    combos = list(itertools.product(*(grid[k] for k in SWEEP_KEYS)))
+    for n, (marble, baffle, sensors, amb) in enumerate(combos):
+        res = run(flicks=flicks, seed=seed, side=side, marble=marble, baffle=baffle,
+                  sensors=sensors, ambient=AMBIENT[amb])
+        row = {"marble": marble, "baffle": baffle, "sensors": sensors, "ambient": amb}
+        row.update({k: res[k] for k in ROW_KEYS})
+        rows.append(row)
+        if progress:
+            progress("%d/%d %s" % (n + 1, len(combos), json.dumps(row)))
+    return {"sweep": rows, "flicks": flicks, "seed": seed, "sensor_model": "physical",
+            "ambient_mcps": AMBIENT, "wall_seconds": round(time.perf_counter() - wall0, 1)}
+
+
+def plot(result: dict, path: str) -> None:
+    """A PNG of a sweep: accuracy, primary accuracy, ambiguous rate, misreports and p95
+    latency for every design choice."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    rows = result["sweep"]
+    labels = ["%s %s %d %s" % (r["marble"], "baffle" if r["baffle"] else "open", r["sensors"],
+                               r["ambient"]) for r in rows]
+    panels = (("accuracy", "accuracy (true or flagged)"), ("primary_accuracy", "primary accuracy"),
+              ("ambiguous_rate", "ambiguous rate"), ("misreported", "misreports"),
+              ("latency_ms_p95", "landing latency p95 (ms)"))
+    fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 0.32 * len(rows) + 2),
+                             sharey=True)
+    y = list(range(len(rows)))
+    for ax, (key, title) in zip(axes, panels):
+        vals = [r[key] if r[key] is not None else 0 for r in rows]
+        colours = ["tab:green" if r["marble"] == "opaque" else
+                   ("tab:blue" if r["marble"] == "steel" else "tab:orange") for r in rows]
+        ax.barh(y, vals, color=colours)
+        ax.set_title(title, fontsize=9)
+        ax.grid(axis="x", alpha=0.3)
+        ax.tick_params(labelsize=7)
+    axes[0].set_yticks(y)
+    axes[0].set_yticklabels(labels, fontsize=7)
+    axes[0].invert_yaxis()
+    fig.suptitle("ringside bench ring --sweep: %d flicks per design, seed %d, physical model"
+                 % (result["flicks"], result["seed"]), fontsize=10)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

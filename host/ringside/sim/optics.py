@@ -264,29 +264,31 @@ class SensorView:
     # --- the marble -------------------------------------------------------------------
     def coverage(self, centre, radius):
         """Soft-edged share of each open ray the marble covers, and the distance where it
-        does: (cov (N,), t_hit (N,), dist to centre, angular radius) or None if it is out
-        of the cone. The edge is smoothed over one ray spacing so a moving marble changes
-        the reading continuously, not in steps of one ray."""
+        does: (idx, cov, t_hit, dist to centre, angular radius) for the rays idx it touches,
+        or None if it is out of the cone. The edge is smoothed over one ray spacing so a
+        moving marble changes the reading continuously, not in steps of one ray."""
         v = np.asarray(centre) - self.origin
-        dist = float(np.linalg.norm(v))
+        dist = float(np.sqrt(v @ v))
         if dist <= radius:
             return None
         u = v / dist
         beta = math.asin(radius / dist)
-        off_axis = math.acos(max(-1.0, min(1.0, float(np.dot(u, self.axis)))))
+        off_axis = math.acos(max(-1.0, min(1.0, float(u @ self.axis))))
         if off_axis > self.half_angle + beta + self.spacing:
             return None
         cosp = self.dirs @ u
-        np.clip(cosp, -1.0, 1.0, out=cosp)
-        psi = np.arccos(cosp)
-        cov = np.clip((beta - psi) / self.spacing + 0.5, 0.0, 1.0)
-        cov[~self.open] = 0.0
-        if not cov.any():
+        lim = beta + 0.5 * self.spacing
+        idx = np.nonzero((cosp > math.cos(lim)) & self.open)[0] if lim < math.pi else \
+            np.nonzero(self.open)[0]
+        if idx.size == 0:
             return None
-        s = dist * cosp
+        c = np.minimum(cosp[idx], 1.0)
+        psi = np.arccos(c)
+        cov = np.minimum((beta - psi) / self.spacing + 0.5, 1.0)
+        s = dist * c
         perp2 = np.maximum(dist * dist - s * s, 0.0)
         t_hit = s - np.sqrt(np.maximum(radius * radius - perp2, 0.0))
         # the soft edge must not pass behind a nearer wall: a ray whose static hit is nearer
         # than the marble is not covered
-        cov = np.where(t_hit < self.t, cov, 0.0)
-        return cov, t_hit, dist, beta
+        cov = np.where(t_hit < self.t[idx], cov, 0.0)
+        return idx, cov, t_hit, dist, beta

@@ -342,6 +342,7 @@ class SensorArray:
                         else m.get("material", "opaque"))
         self._k = p.signal_k_mcps_m2 * 1e6       # MCPS * mm^2
         self._views = [None] * self.count
+        self._mcache = [None] * self.count
         for i in range(self.count):
             self._build_view(i)
         self._couple()
@@ -357,6 +358,7 @@ class SensorArray:
 
     def _build_view(self, i):
         self._views[i] = self._optics.SensorView(self.scene, self._mount(i), i, self.params.rays)
+        self._mcache[i] = None
 
     def _neighbours(self, i):
         """Sensors whose cones can share light with sensor i (two each way round the ring)."""
@@ -412,6 +414,7 @@ class SensorArray:
                 raise ValueError("unknown marble material %r (use one of %s)"
                                  % (material, ", ".join(sorted(self._kinds))))
             self.marble_material = material
+            self._mcache = [None] * self.count
             k = self._kinds[material]
             self._m_rho = k["effective_reflectance"]
             self._m_specular = k["specular"]
@@ -686,23 +689,35 @@ class SensorArray:
     def _marble_part(self, i, centre):
         """(delta weight, delta weight*distance, share of the cone the marble fills, coverage
         of the marble's disc inside the cone) for sensor i, or None if it is not in the cone."""
+        key = (centre, self.marble_d_mm, self._m_rho)
+        hit = self._mcache[i]
+        if hit is not None and hit[0] == key:      # a marble at rest: the same answer
+            return hit[1]
+        res = self._marble_part_calc(i, centre)
+        self._mcache[i] = (key, res)
+        return res
+
+    def _marble_part_calc(self, i, centre):
         v = self._views[i]
         got = v.coverage(centre, self.marble_d_mm / 2.0)
         if got is None:
             return None
-        cov, t_hit, dist, beta = got
+        idx, cov, t_hit, dist, beta = got
+        bw = v.w[idx]
+        bwd = v.wd[idx]
         if self._m_specular:   # a glint from the point facing the sensor
             t_m = dist - self.marble_d_mm / 2.0
-            wm = cov * (self._m_rho / (v.n * t_m * t_m))
-            dw = float(wm.sum() - (cov * v.w).sum())
-            dwd = float((wm.sum() * t_m) - (cov * v.wd).sum())
+            cs = float(cov.sum())
+            dw = cs * self._m_rho / (v.n * t_m * t_m) - float(cov @ bw)
+            dwd = cs * self._m_rho / (v.n * t_m) - float(cov @ bwd)
         else:
-            wm = cov * self._m_rho / (v.n * t_hit * t_hit)
-            dw = float(wm.sum() - (cov * v.w).sum())
-            dwd = float((wm * t_hit).sum() - (cov * v.wd).sum())
-        share = float(cov.sum()) / v.n
+            wm = cov * (self._m_rho / v.n) / (t_hit * t_hit)
+            dw = float(wm.sum() - cov @ bw)
+            dwd = float(wm @ t_hit - cov @ bwd)
+            cs = float(cov.sum())
+        share = cs / v.n
         disc = math.pi * beta * beta / (v.spacing * v.spacing)   # rays the whole disc would take
-        return dw, dwd, share, min(1.0, float(cov.sum()) / max(disc, 1e-9)), dist
+        return dw, dwd, share, min(1.0, cs / max(disc, 1e-9)), dist
 
     def _in_reach(self, i, angle):
         d = ((angle - self._angle[i]) * self._dir[i]) % 360.0

@@ -181,7 +181,7 @@ class SimServer:
     def __init__(self, ring_bytes: bytes | None = None, *, seed: int = 0, speed: float = 1.0,
                  link_path: str | None = None, boot_ms: int = BOOT_MS, place_deg: float | None = None,
                  tilt_deg: float = 0.0, show_leds: bool = False, png: str | None = None,
-                 emit_log: str | None = None, out=None):
+                 emit_log: str | None = None, out=None, sensor_model: str | None = None):
         if speed <= 0:
             raise ValueError("speed must be above 0, not %r" % speed)
         self.speed = float(speed)
@@ -194,7 +194,7 @@ class SimServer:
         # link benchmark; with emit_log, also appended to that file as it happens
         self.emits: list = []
         self._emit_file = open(emit_log, "a", buffering=1) if emit_log else None
-        self.board = SimBoard(ring_bytes, seed=seed, tilt_deg=tilt_deg)
+        self.board = SimBoard(ring_bytes, seed=seed, tilt_deg=tilt_deg, sensor_model=sensor_model)
         if place_deg is not None:
             self.board.place(place_deg, lift_ms=0)
         self.inbox = bytearray()
@@ -463,6 +463,8 @@ class SimServer:
 # ----- command line -----
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--ring", help="ring.json to simulate (default: hardware/ring.json)")
+    p.add_argument("--ideal", action="store_true",
+                   help="the ideal sensor model (only the marble is seen; docs/simulator.md)")
     p.add_argument("--seed", type=int, default=0, help="seed of the simulated ring (default 0)")
     p.add_argument("--speed", type=float, default=1.0,
                    help="board time per real time (default 1: real time)")
@@ -489,7 +491,8 @@ def serve(args) -> int:
             raise OSError("cannot read %s: %s" % (args.ring, e.strerror)) from None
     srv = SimServer(ring_bytes, seed=args.seed, speed=args.speed, link_path=args.link,
                     boot_ms=args.boot_ms, place_deg=args.place, tilt_deg=args.tilt,
-                    show_leds=args.leds, png=args.png, emit_log=args.emit_log)
+                    show_leds=args.leds, png=args.png, emit_log=args.emit_log,
+                    sensor_model="ideal" if getattr(args, "ideal", False) else None)
     srv.say("ringside sim: simulated board on %s%s" % (
         srv.path, " (link %s)" % args.link if args.link else ""))
     srv.say("ringside sim: connect with `ringside monitor --port %s`; Ctrl-C stops it" % srv.port)

@@ -18,7 +18,8 @@ The model keeps what the driver's sequences depend on:
   enables (0x01), VCSEL periods (0x50, 0x70) and step timeouts (0x46, 0x51-0x52,
   0x71-0x72) with ST's formula, so a budget the driver sets is the period the model runs.
 - Continuous back-to-back ranging (SYSRANGE_START = 0x02): every period a new measurement
-  completes; its result is latched from `source() -> (range_mm, status_code)` into
+  completes; its result is latched from `source() -> (range_mm, status_code)` (or a
+  `sensors.Reading`, whose signal and ambient rates then fill 0x1A/0x1C) into
   0x14 (RESULT_RANGE_STATUS, via `ringfw.hal.encode_range_status`), 0x16-0x17 (effective
   SPAD count), 0x1A-0x1B (signal rate, 9.7 MCPS), 0x1C-0x1D (ambient) and 0x1E-0x1F
   (range, mm, big-endian). Single-shot ranging (0x01) completes on the next poll.
@@ -86,8 +87,9 @@ def _mclks_to_us(mclks: int, vcsel_pclks: int) -> int:
 class VL53L0XModel:
     """One VL53L0X on an I2C bus.
 
-    source: () -> (range_mm, status_code) with STATUS_* codes from ringfw.hal; called once
-        per completed measurement.
+    source: () -> (range_mm, status_code) with STATUS_* codes from ringfw.hal, or a
+        sensors.Reading (range, status, signal_mcps, ambient_mcps, ...) from the physical
+        model; called once per completed measurement.
     clock: () -> int ms; drives continuous ranging. None = the host's monotonic clock.
     spad_count, spad_aperture: the reference SPAD info the NVM holds.
     stop_variable: the value at 0x91 on page 1.
@@ -230,15 +232,22 @@ class VL53L0XModel:
                 self._latch()
 
     def _latch(self) -> None:
-        range_mm, status = self.source()
+        got = self.source()
+        range_mm, status = got[0], got[1]
         range_mm = int(range_mm) & 0xFFFF
         r = self.regs
         r[(0, RESULT_RANGE_STATUS)] = encode_range_status(status)
         spads = self.spad_count * 256
         r[(0, 0x16)], r[(0, 0x17)] = spads >> 8, spads & 0xFF
-        rate = (12 << 7) if status == STATUS_VALID else (1 << 6)   # 9.7 fixed point MCPS
+        if len(got) >= 4:
+            # the physical model's rates (sensors.Reading: range, status, signal, ambient, ...)
+            rate = min(0xFFFF, max(0, int(got[2] * 128 + 0.5)))       # 9.7 fixed point MCPS
+            amb = min(0xFFFF, max(0, int(got[3] * 128 + 0.5)))
+        else:
+            rate = (12 << 7) if status == STATUS_VALID else (1 << 6)
+            amb = 0x20
         r[(0, 0x1A)], r[(0, 0x1B)] = rate >> 8, rate & 0xFF
-        r[(0, 0x1C)], r[(0, 0x1D)] = 0, 0x20
+        r[(0, 0x1C)], r[(0, 0x1D)] = amb >> 8, amb & 0xFF
         r[(0, 0x1E)], r[(0, 0x1F)] = range_mm >> 8, range_mm & 0xFF
         self.irq = True
         self.measurements += 1
