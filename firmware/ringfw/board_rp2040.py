@@ -29,6 +29,7 @@ import micropython
 
 from ringfw.compat import const, tadd, tdiff, TICKS_MASK
 from ringfw import hal
+from ringfw import sched as S
 
 try:
     _ticks = time.ticks_ms
@@ -43,7 +44,6 @@ _wait_ms = _sleep_ms            # real time always (tests replace _sleep_ms with
 
 _REG_SYSTEM_INTERRUPT_CLEAR = const(0x0B)
 _REG_RESULT_INTERRUPT_STATUS = const(0x13)
-_RETRY_MS = const(2)            # a due sensor that was not ready yet is asked again after this
 
 GRACE_MS = const(3000)          # Ctrl-C works this long after boot, then it is data
 WDT_TIMEOUT_MS = const(5000)    # RP2040 maximum is 8388 ms
@@ -81,8 +81,10 @@ class RangeSensors:
         sensor_timing.i2c_hz). log(msg) reports each sensor's init result.
 
     After construction: count, ok (bytearray, 1 = initialised), errors (list of str, ""
-    when ok), budget_ms. A sensor that failed init is held in shutdown and polls as
-    STATUS_NO_ANSWER once per budget; the others keep working.
+    when ok), budget_ms, sched (the ringfw.sched.Schedule that polls them: neighbours
+    whose cones overlap never range together), signal and ambient (the last reading's
+    rates per sensor). A sensor that failed init is held in shutdown and polls as
+    STATUS_NO_ANSWER once per round; the others keep working.
     """
 
     def __init__(self, ring, i2c=None, io_timeout_s=_MAX_IO_TIMEOUT_S, log=print):
@@ -98,74 +100,73 @@ class RangeSensors:
 
     # ----- the per-sample path: allocates nothing -----
     def poll(self, now, ranges, statuses, fresh):
-        """hal RangeSensors.poll: read every sensor whose measurement is due."""
-        if not self._started:
-            self._started = True
-            for i in range(self.count):
-                self._due[i] = now
-                self._last[i] = now
-        n = 0
+        """hal RangeSensors.poll: the schedule (ringfw.sched) reads the sensors whose
+        results are ready and starts the next group; signal[i] and ambient[i] are set too."""
+        return self.sched.poll(now, ranges, statuses, fresh)
+
+    def set_focus(self, i):
+        """hal RangeSensors.set_focus: the sensor that alone sees a slow marble (ringfw.sched)."""
+        self.sched.focus = i
+
+    def set_together(self, on):
+        """hal RangeSensors.set_together: bring-up's crosstalk check (ringfw.sched)."""
+        self.sched.together = on
+
+    # the schedule's device (ringfw.sched): single-shot ranging over I2C
+    def start(self, i):
+        """Start a single-shot measurement (ST's sequence, as the driver's
+        do_range_measurement writes it, from preallocated one-byte buffers)."""
+        addr = self.addresses[i]
+        one = self._one
+        seq = self._start_seq
+        try:
+            for k in range(0, 16, 2):
+                one[0] = seq[k + 1] if k != 6 else self._stop[i]
+                self._i2c.writeto_mem(addr, seq[k], one)
+        except OSError:
+            return False
+        return True
+
+    def ready(self, i):
+        try:
+            self._i2c.readfrom_mem_into(self.addresses[i], _REG_RESULT_INTERRUPT_STATUS,
+                                        self._one)
+        except OSError:
+            return -1
+        return 1 if self._one[0] & 0x07 else 0
+
+    def read(self, i, sched):
+        """One 13-byte burst from 0x13 (interrupt status, range status, ..., signal rate
+        0x1A, ambient rate 0x1C, range 0x1E), then release the interrupt."""
         buf = self._buf
-        i2c = self._i2c
-        for i in range(self.count):
-            fresh[i] = 0
-            if tdiff(now, self._due[i]) < 0:
-                continue
-            if not self.ok[i]:
-                ranges[i] = hal.RANGE_NO_TARGET
-                statuses[i] = hal.STATUS_NO_ANSWER
-                fresh[i] = 1
-                n += 1
-                self._due[i] = tadd(now, self.budget_ms)
-                continue
-            addr = self.addresses[i]
-            try:
-                i2c.readfrom_mem_into(addr, _REG_RESULT_INTERRUPT_STATUS, buf)
-                if (buf[0] & 0x07) == 0:  # measurement not ready yet
-                    if tdiff(now, self._last[i]) >= self._stall_ms:
-                        self._last[i] = now
-                        ranges[i] = hal.RANGE_NO_TARGET
-                        statuses[i] = hal.STATUS_NO_ANSWER
-                        fresh[i] = 1
-                        n += 1
-                    self._due[i] = tadd(now, _RETRY_MS)
-                    continue
-                st = hal.decode_range_status(buf[1])
-                r = (buf[11] << 8) | buf[12]
-                i2c.writeto_mem(addr, _REG_SYSTEM_INTERRUPT_CLEAR, self._clear)
-            except OSError:
-                ranges[i] = hal.RANGE_NO_TARGET
-                statuses[i] = hal.STATUS_NO_ANSWER
-                fresh[i] = 1
-                n += 1
-                self._due[i] = tadd(now, self.budget_ms)
-                continue
-            if r >= hal.RANGE_OUT_OF_RANGE and st == hal.STATUS_VALID:
-                st = hal.STATUS_SIGNAL_FAIL  # 8190/8191 mean "nothing in view", never a distance
-            ranges[i] = r
-            statuses[i] = st
-            fresh[i] = 1
-            n += 1
-            self._last[i] = now
-            self._due[i] = tadd(now, self.budget_ms)
-        return n
+        addr = self.addresses[i]
+        try:
+            self._i2c.readfrom_mem_into(addr, _REG_RESULT_INTERRUPT_STATUS, buf)
+            self._i2c.writeto_mem(addr, _REG_SYSTEM_INTERRUPT_CLEAR, self._clear)
+        except OSError:
+            return -1
+        sched.st[i] = hal.decode_range_status(buf[1])
+        sched.signal[i] = (buf[7] << 8) | buf[8]
+        sched.ambient[i] = (buf[9] << 8) | buf[10]
+        sched.r[i] = (buf[11] << 8) | buf[12]
+        return 1
 
 
 class SensorPoller:
     """RangeSensors polled on the RP2040's second core; the same poll() for the controller.
 
-    The I2C transfers wait on the bus (about 0.4 ms a reading at 400 kHz, 12 sensors at
-    30 Hz: 15 % of a core); on core 1 that wait leaves core 0 free for tracking and LEDs.
-    MicroPython's rp2 port runs threads on both cores without a GIL. Core 1 loops
-    round(): poll the sensors that are due into its own arrays, then, under a lock, copy
-    each fresh reading into the hand-over slot of its sensor and flag it. Core 0's poll()
-    takes the flagged slots under the same lock. Neither side allocates; the lock is held
-    for a copy of at most a dozen ints.
+    The I2C transfers wait on the bus (about 0.4 ms a reading at 400 kHz); on core 1 that
+    wait leaves core 0 free for tracking and LEDs. MicroPython's rp2 port runs threads on
+    both cores without a GIL. Core 1 loops round(): the schedule (ringfw.sched) reads what
+    is ready into its own arrays and, under a lock, each fresh reading goes into the
+    hand-over slot of its sensor (ringfw.sched.HandOver). Core 0's poll() takes the
+    flagged slots under the same lock. Neither side allocates.
 
     A reading not yet taken when the next one arrives is replaced (counted in
-    `replaced`): the controller steps every 8 ms, a sensor reads every 33 ms, so this
-    only happens when core 0 stalls. If core 1 is not running (no _thread, or start()
-    not called, or its loop died: `died` says why) poll() reads the sensors itself.
+    `replaced`): the controller steps every 8 ms and a sensor reads once a schedule round
+    (two budgets or more), so this only happens when core 0 stalls. If core 1 is not
+    running (no _thread, or start() not called, or its loop died: `died` says why) poll()
+    reads the sensors itself.
     """
 
     def __init__(self, sensors, ticks=None, sleep_ms=None):
@@ -180,6 +181,7 @@ class SensorPoller:
         global _poller
         _poller = self
         self._lock = _thread.allocate_lock()
+        self.hand.lock = self._lock
         self.stop = False
         self.running = True
         _thread.start_new_thread(self._run, ())
@@ -195,51 +197,35 @@ class SensorPoller:
         self.running = False
 
     def round(self, now):
-        """Core 1: read what is due, hand it over."""
-        fr = self._fr
-        if self.sensors.poll(now, self._r, self._st, fr):
-            lock = self._lock
-            if lock is not None:
-                lock.acquire()
-            for i in range(self.count):
-                if fr[i]:
-                    if self._flag[i]:
-                        self.replaced += 1
-                    else:
-                        self._pending += 1
-                    self._hr[i] = self._r[i]
-                    self._hst[i] = self._st[i]
-                    self._flag[i] = 1
-            if lock is not None:
-                lock.release()
+        """Core 1: read what is ready, start what is due, hand it over."""
+        self.hand.put(now)
         self.rounds += 1
+
+    @property
+    def replaced(self):
+        return self.hand.replaced
 
     def poll(self, now, ranges, statuses, fresh):
         """hal RangeSensors.poll, on core 0."""
         if not self.running:
-            return self.sensors.poll(now, ranges, statuses, fresh)
-        if not self._pending:
-            return 0     # nothing handed over: the caller reads fresh only after a count
-        # fresh[i] is set for each reading taken; the others are already 0 (the
-        # controller clears each flag it consumes), so the scan stops at the last one
-        n = 0
-        flag = self._flag
-        lock = self._lock
-        lock.acquire()
-        left = self._pending
-        for i in range(self.count):
-            if flag[i]:
-                ranges[i] = self._hr[i]
-                statuses[i] = self._hst[i]
-                flag[i] = 0
-                fresh[i] = 1
-                n += 1
-                left -= 1
-                if not left:
-                    break
-        self._pending = 0
-        lock.release()
-        return n
+            n = self.sensors.poll(now, ranges, statuses, fresh)
+            if n:
+                sig = self.signal
+                amb = self.ambient
+                ss = self.sensors.signal
+                sa = self.sensors.ambient
+                for i in range(self.count):
+                    if fresh[i]:
+                        sig[i] = ss[i]
+                        amb[i] = sa[i]
+            return n
+        return self.hand.take(ranges, statuses, fresh)
+
+    def set_focus(self, i):
+        self.sensors.sched.focus = i   # one int store: core 1 reads it at its next slot
+
+    def set_together(self, on):
+        self.sensors.sched.together = on
 
     def halt(self, wait_ms=100):
         """Ask core 1 to stop and wait for it (at most about wait_ms of real time)."""

@@ -5,12 +5,12 @@ it with the Adafruit driver and the busio shim once everything is built (on the 
 loaded module's bytecode lives in the heap, and the loop has better use for it).
 
 The sensors: all are held in reset (XSHUT low), then woken one at a time, moved off the
-shared default address 0x29 to their own, and started by the genuine Adafruit driver
-through ringfw.busio_shim. A sensor that fails is put back into reset, so the next can
-come up.
+shared default address 0x29 to their own and set up by the genuine Adafruit driver
+through ringfw.busio_shim; they then wait idle for the schedule (ringfw.sched) to start
+their single-shot measurements. A sensor that fails is put back into reset, so the next
+can come up.
 """
 import sys
-from array import array
 
 from ringfw.compat import const
 
@@ -19,7 +19,6 @@ _XSHUT_LOW_MS = const(10)       # all sensors held in reset this long
 _BOOT_MS = const(3)             # VL53L0X boot after XSHUT rises (datasheet tBOOT <= 1.2 ms)
 _MIN_BUDGET_MS = const(20)      # the driver refuses budgets below 20 ms
 _MAX_BUDGET_MS = const(1000)
-_STALL_BUDGETS = const(8)       # no result for this many budgets = the sensor stopped answering
 _BURST = const(13)              # 0x13 interrupt status, 0x14 range status .. 0x1E-0x1F range
 
 
@@ -30,7 +29,6 @@ def range_sensors(rs, ring, i2c, io_timeout_s, log, sleep_ms):
         raise ValueError("ring.json sensor_timing.budget_ms must be %d..%d, not %d"
                          % (_MIN_BUDGET_MS, _MAX_BUDGET_MS, budget))
     rs.budget_ms = budget
-    rs._stall_ms = budget * _STALL_BUDGETS
     if i2c is None:
         import machine
         bus, sda, scl = ring.i2c_pins
@@ -41,15 +39,22 @@ def range_sensors(rs, ring, i2c, io_timeout_s, log, sleep_ms):
     rs.ok = bytearray(n)
     rs.errors = [""] * n
     rs.addresses = bytearray(n)
-    rs._due = array("i", [0] * n)
-    rs._last = array("i", [0] * n)    # time of the last result (or stall report)
     rs._buf = bytearray(_BURST)
     rs._clear = bytearray(1)
     rs._clear[0] = 0x01
-    rs._started = False
+    rs._one = bytearray(1)
+    # a single-shot start, register and value pairs (ST's sequence, as the driver's
+    # do_range_measurement writes it); the 4th value is each sensor's stop variable
+    rs._start_seq = bytes((0x80, 0x01, 0xFF, 0x01, 0x00, 0x00, 0x91, 0x00,
+                           0x00, 0x01, 0xFF, 0x00, 0x80, 0x00, 0x00, 0x01))
+    rs._stop = bytearray(n)
     rs.drivers = [None] * n
     rs._log = log
     bring_up(rs, ring, io_timeout_s, sleep_ms)
+    from ringfw import sched
+    rs.sched = sched.Schedule(ring, rs, budget, rs.ok)
+    rs.signal = rs.sched.signal
+    rs.ambient = rs.sched.ambient
 
 
 def sensor_poller(sp, sensors, ticks, sleep_ms):
@@ -61,18 +66,14 @@ def sensor_poller(sp, sensors, ticks, sleep_ms):
     sp.errors = sensors.errors
     sp._ticks = ticks
     sp._sleep = sleep_ms
-    sp._r = array("i", [0] * n)      # core 1's own
-    sp._st = bytearray(n)
-    sp._fr = bytearray(n)
-    sp._hr = array("i", [0] * n)     # the hand-over slots
-    sp._hst = bytearray(n)
-    sp._flag = bytearray(n)
-    sp._pending = 0                  # flagged slots (read unlocked: a hint only)
+    from ringfw import sched
+    sp.hand = sched.HandOver(sensors.sched)
+    sp.signal = sp.hand.signal
+    sp.ambient = sp.hand.ambient
     sp._lock = None
     sp.running = False
     sp.stop = False
     sp.rounds = 0
-    sp.replaced = 0
     sp.died = ""
 
 
@@ -160,7 +161,7 @@ def _one(rs, bus, driver_mod, i, addr, pin, io_timeout_s, sleep_ms):
         dev = driver_mod.VL53L0X(bus, DEFAULT_ADDRESS, io_timeout_s)
         dev.set_address(addr)
         dev.measurement_timing_budget = rs.budget_ms * 1000
-        dev.start_continuous()
+        rs._stop[i] = dev._stop_variable     # each single-shot start writes it back
     except Exception as e:  # OSError, RuntimeError (timeout, IDs), ValueError (no ACK)
         if pin is not None:
             pin.value(0)  # back into reset, off 0x29, so the next sensor can come up

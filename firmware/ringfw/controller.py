@@ -25,7 +25,7 @@ _FAULT_WORDS = b"- silent hardware nonsense"     # tracker.FAULT_*; word lists: 
 
 # Commands the firmware executes; the index selects the handler in _run().
 _CMDS = (b"ping hello status side raw cal calsave repl arm disarm clear paint player pulse "
-         b"flash bright fx timer_start timer_pause timer_resume timer_cancel px")
+         b"flash bright fx timer_start timer_pause timer_resume timer_cancel px sense")
 
 _DIRS = b"any ccw cw"               # arm dir=...; + travel is ccw
 _ANY = const(0)
@@ -65,6 +65,7 @@ class Controller:
         self.side_names = " ".join(ring.side_names).encode()   # a word list
         self.version = VERSION.encode()
         self.raw = False           # stream every reading (calibration)
+        self.sense = False         # stream every reading with its rates (bringup)
         self.cal_dirty = bytearray(n)
         self.arm_dir = -1          # -1: not armed; else _ANY/_CCW/_CW
         self.arm_min = 0           # cd of travel a valid flick needs
@@ -75,6 +76,7 @@ class Controller:
         self.worst_loop = 0
         self.last_step = -1
         self.took = 0              # readings taken in the last step
+        self.focus = -1            # the sensor the schedule favours (tracker.focus)
         self.released = False      # set once `repl` has been acknowledged
         # sim_* commands: the simulated board installs a handler (seq, line bytes) -> None
         # (ack) or a reason; a real board has none and NACKs them.
@@ -117,6 +119,8 @@ class Controller:
                         tr.feed(now, i, ranges[i], statuses[i])
                         if self.raw:
                             self._send_raw(i)
+                        if self.sense:
+                            self._send_sense(i)
                         left -= 1
                         if not left:
                             break
@@ -128,6 +132,10 @@ class Controller:
             tr = self.tracker
             if ((now - tr.next_tick + _TH) & _TM) - _TH >= 0:
                 tr.tick(now)
+                f = tr.focus()
+                if f != self.focus:
+                    self.focus = f
+                    self.sensors.set_focus(f)
             if tr.evr != tr.evw:
                 self._send_events(now)
             tm = self.timer
@@ -212,6 +220,17 @@ class Controller:
         e.int(b"id", i)
         e.int(b"r", self.ranges[i])
         e.int(b"st", self.statuses[i])
+        self._send()
+
+    def _send_sense(self, i):
+        # the reading as the sensor gave it: no calibration, with its rates (MCPS, 9.7)
+        e = self.enc
+        e.begin(b"sense")
+        e.int(b"id", i)
+        e.int(b"r", self.ranges[i])
+        e.int(b"st", self.statuses[i])
+        e.int(b"sig", self.sensors.signal[i])
+        e.int(b"amb", self.sensors.ambient[i])
         self._send()
 
     def _send_events(self, now):
@@ -508,6 +527,14 @@ class Controller:
             if i < 0:
                 return b"say_i"
             self.leds.paint_leds(i, n, c if c else L.NONE, pulse)
+            return b""
+        if k == 22:     # sense on=0|1 [all=0|1]: stream every reading with its rates;
+            on = f.int_arg(b"on", 0, 1, 1)    # all=1: every sensor ranges at once (crosstalk)
+            together = f.int_arg(b"all", 0, 1, 0)
+            if f.err:
+                return b""
+            self.sense = on == 1
+            self.sensors.set_together(on == 1 and together == 1)
             return b""
         return b"unknown_command"
 

@@ -16,6 +16,11 @@ RangeSensors (one object for all the VL53L0X on the ring)
         each fresh[i] it consumes, so a poll may skip writing zeros (RangeSensors
         writes them; SensorPoller does not).
         A sensor that does not answer on I2C reports STATUS_NO_ANSWER.
+    signal, ambient               arrays: the last fresh reading's signal and ambient rates
+                                  per sensor (MCPS in 9.7 fixed point, registers 0x1A/0x1C)
+    set_focus(i)                  i: the one sensor that alone sees a resting or slow marble,
+                                  or -1; the schedule ranges it more often (ringfw.sched)
+    set_together(on)              bring-up only: every sensor ranges at once (crosstalk check)
 
 Pixels
     count                         LEDs on the ring

@@ -48,6 +48,8 @@ _WIN = const(256)      # still-window ring buffer (power of two)
 _WMASK = const(255)
 
 _LOST_MS = const(250)      # no reading of a tracked marble where sensors should see it
+_CHAIN_MS = const(200)     # readings further apart than this do not make a chain
+_FOCUS_V = const(3000)     # cd/s: slower than this, the one sensor that sees it ranges more
 _BLIND_MS = const(4000)    # longest a marble may stay in a blind region while moving
 _SILENT_MS = const(600)    # a sensor with no reading this long is faulty
 _STILL_T = const(250)      # cd: a reading further than this from the window mean is an outlier
@@ -100,6 +102,7 @@ class Tracker:
         self.faulty = bytearray(n)
         self.nonsense = array("i", [0] * n)       # count of readings contradicting the track
         self.cover = bytearray(360)               # healthy sensors covering each degree
+        self.solo = bytearray(360)                # 1 + the sensor that alone sees a degree
         self.blind = 0
         self.wi = 0
         self.wn = 0
@@ -269,6 +272,8 @@ class Tracker:
                     # that never reached three), not off the ring. Follow it from there.
                     self._start_moving(now, self.dev)
                     return
+                if self.dev_n and tdiff(now, self.dev_t) < _CHAIN_MS:
+                    return    # one reading away from it, just now: the next may confirm a roll
                 if self.armed or (tdiff(now, self.dev_t) < _LOST_MS + 200
                                   and tdiff(self.dev_t, self.t_seen) > -50):
                     # it was seen moving away just before it vanished: flicked off the ring
@@ -316,6 +321,20 @@ class Tracker:
         """The host expects a flick now: a marble that vanishes from rest went off the ring
         (without this, it may have been picked up)."""
         self.armed = on
+
+    def focus(self):
+        """The sensor that alone sees the marble while it rests or rolls slowly (the schedule
+        then ranges it more often: ringfw.sched), or -1."""
+        st = self.state
+        if st == _REST:
+            if self.dev_n:
+                return -1     # a reading away from the rest point: every sensor must look
+            a = self.rest
+        elif (st == _SETTLING or st == _MOVING) and -_FOCUS_V < self.vel < _FOCUS_V:
+            a = self.pos
+        else:
+            return -1
+        return self.solo[wrap(a) // 100] - 1
 
     def rest_angle(self):
         """The marble's rest angle (cd), or -1 when it is not known to be at rest."""
@@ -374,8 +393,11 @@ class Tracker:
             # The same sensor with the same value again: no new evidence, but no reason to
             # drop the chain either (a slow marble seen by one sensor repeats a whole mm).
             return
-        fresh = self.dev_n and tdiff(now, self.dev_t) < 120
-        if fresh and (d > 0) == (self.dev > 0) and ad >= adev - 100 and ad - adev <= 2500:
+        # (a sensor reads once a schedule round, about 70 ms, when its neighbours range in
+        # between: a fast flick moves up to 600 deg/s between two readings of the chain)
+        gap = tdiff(now, self.dev_t)
+        fresh = self.dev_n and gap < _CHAIN_MS
+        if fresh and (d > 0) == (self.dev > 0) and ad >= adev - 100 and ad - adev <= 300 + gap * 60:
             self.dev_n += 1
             self.dev = d
             self.dev_t = now
@@ -451,7 +473,7 @@ class Tracker:
             x = pred + r
             gap = tdiff(now, self.miss_t)
             near = 300 + gap * 60   # up to 600 deg/s between them
-            if self.miss_n and -near < x - self.miss_x < near and gap < 150:
+            if self.miss_n and -near < x - self.miss_x < near and gap < _CHAIN_MS:
                 self.miss_n += 1
             else:
                 self.miss_n = 1
@@ -853,6 +875,20 @@ class Tracker:
             if cov[d] == 0:
                 b += 100
         self.blind = b
+        # the degrees one healthy sensor alone sees, 2 degrees clear of any other window
+        solo = self.solo
+        r = self.ring
+        for d in range(360):
+            solo[d] = 0
+        for i in range(self.n):
+            if self.faulty[i]:
+                continue
+            a = r.view_min[i] + 200
+            while a <= r.view_max[i] - 200:
+                d = wrap(r.sensor_angle[i] + r.sensor_dir[i] * a) // 100
+                if cov[d] == 1 and cov[(d + 2) % 360] == 1 and cov[(d - 2) % 360] == 1:
+                    solo[d] = i + 1
+                a += 100
 
     def _event(self, kind, a, b, c, d, e, f):
         if kind == EV_LANDED or kind == EV_OFF_RING:

@@ -46,6 +46,11 @@ def test_garbage_from_every_sensor_never_crashes_the_controller():
 
     class Garbage:
         count = b.model.count
+        signal = [0] * count
+        ambient = [0] * count
+
+        def set_focus(self, i):
+            pass
 
         def poll(self, now, ranges, statuses, fresh):
             n = 0

@@ -133,7 +133,7 @@ def test_every_sensor_inits_at_its_own_address(make_rig):
     assert rig.bus.config == {"id": pins["i2c_id"], "scl": pins["scl"], "sda": pins["sda"],
                               "freq": rig.ring_dict["sensor_timing"]["i2c_hz"], "timeout": 50000}
     for m in rig.models:
-        assert m.powered and m.mode == "continuous"
+        assert m.powered and m.mode == "idle"      # waiting for the schedule to start it
         assert m.calibrations == 2                  # VHV and phase reference calibrations
         # SPAD info came through the 0x83/0x94 NVM dance: 5 aperture SPADs from SPAD 12 on
         bits = int.from_bytes(m.ref_spad_map(), "little")
@@ -262,41 +262,62 @@ def test_poll_returns_ranges_and_decoded_statuses(make_rig):
                 assert statuses[i] != hal.STATUS_VALID
 
 
-def test_poll_reads_only_due_sensors_and_clears_each_result(make_rig):
+def _run(rig, rs, ms, ranges, statuses, fresh, step_ms=1, watch=None):
+    """Poll every step_ms for ms; returns [(t, sensor)] of every fresh reading. watch(t) is
+    called after each poll (e.g. to check which sensors are ranging)."""
+    got = []
+    for _ in range(ms // step_ms):
+        rig.clock.t += step_ms
+        rs.poll(rig.clock.t, ranges, statuses, fresh)
+        for i in range(len(fresh)):
+            if fresh[i]:
+                got.append((rig.clock.t, i))
+                fresh[i] = 0
+        if watch:
+            watch(rig.clock.t)
+    return got
+
+
+def test_neighbours_never_range_at_once_and_each_is_read_when_ready(make_rig):
     rig = make_rig()
     rs = rig.sensors()
+    sch = rs.sched
+    # 12 sensors whose view arcs overlap only their neighbours': two groups, even and odd
+    assert sch.ngroups == 2 and list(sch.group) == [i % 2 for i in range(N)]
     ranges, statuses, fresh = rig.arrays()
-    rig.clock.t += 40                           # every model has a result waiting
-    t0 = rig.clock.t
-    assert rs.poll(t0, ranges, statuses, fresh) == N
-    measured = [m.measurements for m in rig.models]
-    # one 13-byte burst from 0x13 and one interrupt clear per sensor
-    new = rig.bus.log[-2 * N:]
-    assert [e[0] for e in new] == ["rm", "wm"] * N
-    assert all(e[2:] == (0x13, 13) for e in new[0::2])
-    assert all(e[2:] == (0x0B, 1) for e in new[1::2])
-    assert not any(m.irq for m in rig.models)
-    # Nothing is due before the budget has elapsed: no bus traffic at all.
     before = rig.bus.transfers
-    for dt in (1, 5, 20, 32):
-        fresh[:] = b"\x01" * N
-        assert rs.poll(t0 + dt, ranges, statuses, fresh) == 0
-        assert list(fresh) == [0] * N
-    assert rig.bus.transfers == before
-    # At the budget every sensor is asked again.
-    rig.clock.t = t0 + 33
-    rs.poll(rig.clock.t, ranges, statuses, fresh)
-    assert rig.bus.transfers == before + N + sum(fresh)   # N bursts, a clear per result
-    # A sensor not ready yet is asked again 2 ms later, not a whole budget later.
-    waiting = [i for i in range(N) if not fresh[i]]
-    if waiting:
-        before = rig.bus.transfers
-        rs.poll(rig.clock.t + 1, ranges, statuses, fresh)
-        assert rig.bus.transfers == before
-        rig.clock.t += 2
-        rs.poll(rig.clock.t, ranges, statuses, fresh)
-        assert rig.bus.transfers > before
-    assert [m.measurements for m in rig.models] >= measured
+    t0 = rig.clock.t + 1
+    overlaps = []
+
+    def watch(t):
+        ranging = [i for i in range(N) if rig.models[i].mode == "single"]
+        for i in ranging:
+            if (i + 1) % N in ranging:
+                overlaps.append((t, i))
+
+    got = _run(rig, rs, 1, ranges, statuses, fresh, watch=watch)
+    assert got == []
+    assert [m.mode for m in rig.models] == ["single", "idle"] * (N // 2)   # group 0 started
+    starts = rig.bus.transfers - before
+    assert starts == 8 * (N // 2)                 # ST's 8-write single-shot start, each
+    # nothing is asked before the budget is nearly up: no bus traffic at all
+    before = rig.bus.transfers
+    got = _run(rig, rs, 30, ranges, statuses, fresh, watch=watch)
+    assert got == [] and rig.bus.transfers == before
+    # then the data-ready bit is asked every poll, and each result read as soon as it is there
+    got = _run(rig, rs, 200, ranges, statuses, fresh, watch=watch)
+    assert overlaps == []
+    period = rig.models[0].period_us() / 1000      # the device's own period (33.6 ms here)
+    first = [t for t, i in got if i == 0]
+    assert first[0] - t0 == pytest.approx(period, abs=1.01)
+    odd = [t for t, i in got if i == 1]
+    assert odd[0] - first[0] == pytest.approx(period, abs=1.01)    # group 1 right after
+    gaps = [b - a for a, b in zip(first, first[1:])]
+    assert all(abs(g - 2 * period) <= 2.01 for g in gaps)          # a round = two ranges
+    # every result was read and released; none were left to be overwritten
+    assert all((ranges[i], statuses[i]) == (100 + 10 * i, hal.STATUS_VALID) for i in range(N))
+    assert sch.age_max <= 2 and sch.stalls == 0
+    assert sum(m.measurements for m in rig.models) == len(got)
 
 
 def test_ranges_follow_the_source_over_time(make_rig):
@@ -304,52 +325,47 @@ def test_ranges_follow_the_source_over_time(make_rig):
     rs = rig.sensors()
     ranges, statuses, fresh = rig.arrays()
     got = []
-    for k in range(30):
-        rig.readings[0] = (200 + k, hal.STATUS_VALID)
-        rig.clock.t += 11
+    for k in range(660):                           # the source changes every 11 ms
+        rig.readings[0] = (200 + k // 11, hal.STATUS_VALID)
+        rig.clock.t += 1
         rs.poll(rig.clock.t, ranges, statuses, fresh)
         if fresh[0]:
+            fresh[0] = 0
             got.append(ranges[0])
-    # ~330 ms at a 33.6 ms period: nine or ten results, each a value the source gave
+    # 660 ms at two 33.6 ms ranges a round: nine or ten results, each a value the source gave
     assert 9 <= len(got) <= 10
-    assert got == sorted(got) and all(200 <= r < 230 for r in got)
+    assert got == sorted(got) and all(200 <= r < 260 for r in got)
 
 
 def test_a_sensor_that_dies_reports_no_answer_and_the_others_go_on(make_rig):
     rig = make_rig()
     rs = rig.sensors()
     ranges, statuses, fresh = rig.arrays()
-    _poll_all(rig, rs, ranges, statuses, fresh)
+    _run(rig, rs, 100, ranges, statuses, fresh)
     rig.models[2].answers = False                  # cable pulled
-    rig.clock.t += 40
-    assert rs.poll(rig.clock.t, ranges, statuses, fresh) == N
+    got = _run(rig, rs, 150, ranges, statuses, fresh)
     assert statuses[2] == hal.STATUS_NO_ANSWER and ranges[2] == hal.RANGE_NO_TARGET
+    assert {i for _, i in got} == set(range(N))
     assert all(statuses[i] == hal.STATUS_VALID for i in range(N) if i != 2)
     rig.models[2].answers = True                   # plugged back: results come again
-    rig.clock.t += 40
-    rs.poll(rig.clock.t, ranges, statuses, fresh)
-    assert fresh[2] and statuses[2] == hal.STATUS_VALID
+    _run(rig, rs, 150, ranges, statuses, fresh)
+    assert statuses[2] == hal.STATUS_VALID
 
 
-def test_a_sensor_that_stops_measuring_is_reported_after_eight_budgets(make_rig):
+def test_a_sensor_that_stops_measuring_is_reported_after_four_budgets(make_rig):
     rig = make_rig()
     rs = rig.sensors()
     ranges, statuses, fresh = rig.arrays()
-    while True:                                    # until sensor 6 has just given a result
-        rig.clock.t += 2
-        rs.poll(rig.clock.t, ranges, statuses, fresh)
-        if fresh[6]:
-            break
-    last_result = rig.clock.t
+    _run(rig, rs, 100, ranges, statuses, fresh)
     rig.models[6].ranging_stuck = True
     reports = []
-    for _ in range(200):                           # 400 ms in 2 ms steps
-        rig.clock.t += 2
-        rs.poll(rig.clock.t, ranges, statuses, fresh)
-        if fresh[6]:
-            reports.append((rig.clock.t, statuses[6]))
-    assert [st for _, st in reports] == [hal.STATUS_NO_ANSWER]
-    assert 33 * 8 <= reports[0][0] - last_result <= 33 * 8 + 4
+    for t, i in _run(rig, rs, 400, ranges, statuses, fresh):
+        if i == 6:
+            reports.append(t)
+    assert reports and statuses[6] == hal.STATUS_NO_ANSWER
+    assert rs.sched.stalls == len(reports)
+    # a stalled sensor holds its group back 4 budgets (132 ms) at most, then is asked again
+    assert all(b - a >= 33 * 4 for a, b in zip(reports, reports[1:]))
     assert all(statuses[i] == hal.STATUS_VALID for i in range(N) if i != 6)
 
 
@@ -550,7 +566,7 @@ except Exception as e:
 
 
 _VM_MODULES = ("__init__", "compat", "hal", "geometry", "ringfile", "power", "wire", "busio_shim",
-               "board_rp2040", "board_setup")
+               "board_rp2040", "board_setup", "sched")
 
 
 @pytest.fixture(scope="module")
@@ -666,10 +682,11 @@ class QuietI2C:
         self.cleared = 0
     def readfrom_mem_into(self, addr, reg, buf):
         src = self.res
-        for k in range(13):
+        for k in range(len(buf)):
             buf[k] = src[k]
     def writeto_mem(self, addr, reg, buf):
-        self.cleared += buf[0]
+        if reg == 0x0B:
+            self.cleared += buf[0]
 q = QuietI2C()
 rs._i2c = q
 ranges = array('i', [0, 0])
@@ -689,7 +706,7 @@ class _Lock:
     def release(self):
         pass
 sp = board.SensorPoller(rs)
-sp._lock = _Lock()
+sp._lock = sp.hand.lock = _Lock()
 sp.running = True
 micropython.heap_lock()
 sp.round(1099)
@@ -715,10 +732,11 @@ print('WROTE')
     assert "ERROR" not in res.stdout, res.stdout
     assert "OK [1, 1]" in res.stdout
     assert [m.address for m in models] == [s["i2c_address"] for s in d["sensors"]]
-    # nothing due at +10 ms, both due at +33 and +66: under heap_lock, so no allocation
-    assert "POLL 0 2 2 150 0 6" in res.stdout
+    # the two overlap: two groups. Sensor 0 started at 1000, nothing ready at +10 ms, read at
+    # +33 (and sensor 1 started), sensor 1 read at +66: under heap_lock, so no allocation
+    assert "POLL 0 1 1 150 0 2" in res.stdout
     # core 1's round and core 0's take allocate nothing either; a reading is taken once
-    assert "HANDOVER 2 0 150 1 0" in res.stdout
+    assert "HANDOVER 1 0 150 1 0" in res.stdout
     assert "@7 hb up=1 #00000000\nWROTE" in res.stdout and "GARBAGE" not in res.stdout
 
 
@@ -728,21 +746,24 @@ def test_sensor_poller_hands_each_reading_over_once(make_rig):
     rs = rig.sensors()
     sp = rig.board.SensorPoller(rs)
     import _thread
-    sp._lock = _thread.allocate_lock()
+    sp._lock = sp.hand.lock = _thread.allocate_lock()
     sp.running = True                       # rounds by hand: deterministic
     ranges, statuses, fresh = rig.arrays()
-    rig.clock.t += 40
-    sp.round(rig.clock.t)
+
+    def rounds(ms):
+        for _ in range(ms):
+            rig.clock.t += 1
+            sp.round(rig.clock.t)
+
+    rounds(70)                              # both groups once
     assert sp.poll(rig.clock.t, ranges, statuses, fresh) == N
     assert [ranges[i] for i in range(N)] == [100 + 10 * i for i in range(N)]
     assert sp.poll(rig.clock.t + 1, ranges, statuses, fresh) == 0    # taken once only
-    # core 0 stalled for two readings: the newer replaces the older, and it is counted
+    # core 0 stalled for two rounds: the newer reading replaces the older, and it is counted
     rig.readings[3] = (444, hal.STATUS_VALID)
-    rig.clock.t += 33
-    sp.round(rig.clock.t)
+    rounds(68)
     rig.readings[3] = (555, hal.STATUS_VALID)
-    rig.clock.t += 33
-    sp.round(rig.clock.t)
+    rounds(68)
     assert sp.poll(rig.clock.t, ranges, statuses, fresh) == N
     assert ranges[3] == 555 and sp.replaced == N
 
@@ -785,15 +806,15 @@ def test_sensor_poller_that_dies_says_why_and_core_0_takes_over(make_rig):
 
     def broken(now, r, st, fr):
         raise ZeroDivisionError("a bug")
-    real = rs.poll
-    rs.poll = broken
+    real = rs.sched.poll
+    rs.sched.poll = broken
     sp.start()
     import time
     t_end = time.monotonic() + 5
     while sp.running and time.monotonic() < t_end:
         time.sleep(0.001)
     assert not sp.running and "ZeroDivisionError: a bug" in sp.died
-    rs.poll = real
+    rs.sched.poll = real
     ranges, statuses, fresh = rig.arrays()
     rig.clock.t += 40
     assert _poll_all(rig, sp, ranges, statuses, fresh) == set(range(N))

@@ -13,6 +13,7 @@ _COMMANDS = [
     "ringside.app.cmd_bench",     # bench ring | firmware | link | games
     "ringside.app.cmd_link",      # sim, monitor, flick (the serial link)
     "ringside.app.cmd_play",      # play <game> (games on the ring or the terminal)
+    "ringside.app.cmd_bringup",   # bringup (check a newly built ring's sensors)
 ]
 
 

@@ -15,6 +15,8 @@ from array import array
 from ringfw import geometry, ringfile
 from ringfw.compat import TICKS_MASK
 from ringfw.controller import Controller
+from ringfw.hal import STATUS_NO_ANSWER
+from ringfw.sched import HandOver, Schedule
 from ringfw.wire import Encoder
 
 from ringside import ring as ring_mod
@@ -47,157 +49,82 @@ def _rate_q7(mcps):
     return 0 if v < 0 else (0xFFFF if v > 0xFFFF else v)
 
 
+class _Device:
+    """The schedule's device (ringfw.sched) over the sensor model: the firmware's Schedule,
+    the very code the board runs on core 1, starts each sensor (SensorArray.start_single,
+    so the model knows who emits when: crosstalk), asks whether it is ready and reads it."""
+
+    def __init__(self, board):
+        self.b = board
+        self.model = board.model
+        self.half = board.model.period_ms / 2
+
+    def start(self, i):
+        m = self.model
+        if m.faults[i] == "dead":
+            return False         # no ACK: the start's first write fails
+        m.start_single(i, self.b.now)
+        return True
+
+    def ready(self, i):
+        return 1 if self.model.next_due_ms(i) <= self.b.now else 0
+
+    def read(self, i, sched):
+        m = self.model
+        due = m.next_due_ms(i)
+        res = m.measure(i, self.b.angle_at(due - self.half), due)
+        if res is None:
+            return 0             # a dropout: no result this time
+        if res[1] == STATUS_NO_ANSWER:
+            return -1
+        sched.r[i] = res[0]
+        sched.st[i] = res[1]
+        rd = m.last[i]
+        sched.signal[i] = _rate_q7(rd.signal_mcps)
+        sched.ambient[i] = _rate_q7(rd.ambient_mcps)
+        return 1
+
+
 class _Sensors:
-    """hal.RangeSensors over the sensor model; measures at mid-integration.
-
-    schedule "immediate": each reading is handed over the moment it completes (the ideal
-    world, and what the simulated board did before issue 14).
-
-    schedule "firmware": the board's real read path, as firmware/ringfw/board_rp2040.py runs
-    it: core 1 loops SensorPoller.round() - RangeSensors.poll over the sensors whose read is
-    due, then sleep_ms(1) - and core 0's poll() takes what core 1 handed over. A sensor's read
-    falls due at the round's tick + budget_ms after a reading, or + 2 ms after a read that
-    found no new result; the 0x13 burst and the interrupt clear cost I2C time (READ_MS), so
-    a round reads its sensors one after another. A result the sensor overwrote before it was
-    read is lost (the model counts it: SensorArray.overwritten), a reading core 0 had not
-    taken before the next is replaced (replaced). If the firmware's schedule changes
-    (single-shot starts, another read order), this class is where the simulator follows it.
-
-    poll(now, ranges, statuses, fresh, signal=None, ambient=None): as hal.RangeSensors; if
-    the optional arrays are given, the 0x1A (signal rate) and 0x1C (ambient rate) registers
-    of each fresh reading too, 9.7 fixed point MCPS as the 0x13 burst reads them.
+    """hal.RangeSensors as the board's SensorPoller runs them: core 1's loop (the firmware's
+    ringfw.sched.Schedule and HandOver) every ms of virtual time - SimBoard.advance calls
+    core1() - and core 0's poll() takes what core 1 handed over, with each reading's signal
+    and ambient rates (signal[i], ambient[i]: 9.7 fixed point MCPS, as registers 0x1A/0x1C).
+    The I2C time of a read (well under a ms) is not simulated: a result is read in the ms it
+    is ready. `replaced` counts readings core 0 had not taken before the next came.
     """
 
-    READ_MS = 0.49        # 0x13 burst (16 bytes on the wire) + 0x0B clear (3 bytes) at 400 kHz
-    POLL_MS = 0.39        # a burst that finds no new result (no clear)
-    ROUND_MS = 0.10       # the round's own Python (12 due checks, the hand-over)
-    SLEEP_MS = 1.0        # core 1's sleep_ms(1) between rounds
-    RETRY_MS = 2          # board_rp2040._RETRY_MS
-
-    def __init__(self, board, schedule="immediate"):
+    def __init__(self, board):
         self.b = board
         self.count = board.model.count
-        self.schedule = schedule
-        n = self.count
-        self._t1 = float(board.now)          # core 1: when its next round starts
-        self._read_due = [board.now] * n     # RangeSensors._due
-        self._out = []                       # (available at, i, range, status, sig, amb)
-        self.replaced = 0
-        self.reads = 0
-        self.ages = []                       # ms from a result's completion to core 0
+        self.sched = Schedule(board.fw_ring, _Device(board), int(round(board.budget_ms)))
+        self.hand = HandOver(self.sched)
+        self.signal = self.hand.signal
+        self.ambient = self.hand.ambient
+        for i in range(self.count):       # the board's boot leaves every sensor idle
+            board.model.stop(i, board.now)
 
-    def poll(self, now, ranges, statuses, fresh, signal=None, ambient=None):
-        if self.schedule == "immediate":
-            return self._poll_immediate(now, ranges, statuses, fresh, signal, ambient)
-        return self._poll_firmware(now, ranges, statuses, fresh, signal, ambient)
+    @property
+    def replaced(self):
+        return self.hand.replaced
 
-    def _poll_immediate(self, now, ranges, statuses, fresh, signal, ambient):
-        b = self.b
-        model = b.model
-        t = b.now
-        half = b.budget_ms / 2
-        n = 0
-        rec = b.recording
-        for i in range(self.count):
-            fresh[i] = 0
-            while model.next_due_ms(i) <= t:
-                due = model.next_due_ms(i)
-                res = model.measure(i, b.angle_at(due - half), due)
-                if res is not None:
-                    ranges[i], statuses[i] = res
-                    if signal is not None:
-                        rd = model.last[i]
-                        signal[i] = _rate_q7(rd.signal_mcps)
-                        ambient[i] = _rate_q7(rd.ambient_mcps)
-                    if not fresh[i]:
-                        n += 1
-                    fresh[i] = 1
-            if fresh[i] and rec is not None:
-                b._rec_reading(i, ranges[i], statuses[i])
-        return n
+    def set_focus(self, i):
+        self.sched.focus = i
 
-    def _core1(self, until):
-        """Run core 1's rounds that start before `until` (ms of virtual time)."""
-        b = self.b
-        model = b.model
-        half = b.budget_ms / 2
-        budget = int(b.budget_ms)
-        due = self._read_due
-        n = self.count
-        out = self._out
-        while self._t1 < until:
-            t = self._t1
-            tick = int(t)
-            first = min(due)
-            if first > tick:
-                # nothing due: idle rounds (checks and sleep) until the first tick it is
-                idle = self.ROUND_MS + self.SLEEP_MS
-                k = int((first - t) / idle)
-                if k < 1:
-                    k = 1
-                self._t1 = t + k * idle
-                continue
-            tr = t + self.ROUND_MS
-            for i in range(n):
-                if due[i] > tick:
-                    continue
-                if model.faults[i] == "dead":      # no ACK: OSError, NO_ANSWER, next budget
-                    tr += 0.05
-                    out.append((tr, i, 8191, 255, 0, 0, 0.0))
-                    due[i] = tick + budget
-                    continue
-                ready = model.next_due_ms(i)
-                if ready <= tr:
-                    # the result register holds the newest completed measurement
-                    done = ready
-                    per = model.period_ms
-                    while done + per <= tr and model._mode[i] == "continuous":
-                        done += per
-                    res = model.measure(i, b.angle_at(done - half), tr)
-                    tr += self.READ_MS
-                    self.reads += 1
-                    if res is not None:
-                        rd = model.last[i]
-                        out.append((tr, i, res[0], res[1], _rate_q7(rd.signal_mcps),
-                                    _rate_q7(rd.ambient_mcps), done))
-                    due[i] = tick + budget
-                else:
-                    tr += self.POLL_MS
-                    due[i] = tick + self.RETRY_MS
-            self._t1 = tr + self.SLEEP_MS
+    def set_together(self, on):
+        self.sched.together = on
 
-    def _poll_firmware(self, now, ranges, statuses, fresh, signal, ambient):
-        b = self.b
-        self._core1(b.now)
-        for i in range(self.count):
-            fresh[i] = 0
-        out = self._out
-        n = 0
-        keep = []
-        t = b.now
-        rec = b.recording
-        for item in out:
-            at, i, r, st, sq, aq, done = item
-            if at > t:
-                keep.append(item)
-                continue
-            if fresh[i]:
-                self.replaced += 1
-            else:
-                n += 1
-            fresh[i] = 1
-            ranges[i] = r
-            statuses[i] = st
-            if signal is not None:
-                signal[i] = sq
-                ambient[i] = aq
-            if done:
-                self.ages.append(t - done)
-        self._out = keep
-        if rec is not None:
+    def core1(self, now):
+        if now >= self.sched.wake:       # (sim time starts at 0 and never wraps here)
+            self.hand.put(now)
+
+    def poll(self, now, ranges, statuses, fresh):
+        n = self.hand.take(ranges, statuses, fresh)
+        if n and self.b.recording is not None:
             for i in range(self.count):
                 if fresh[i]:
-                    b._rec_reading(i, ranges[i], statuses[i])
+                    self.b._rec_reading(i, ranges[i], statuses[i], self.signal[i],
+                                        self.ambient[i])
         return n
 
 
@@ -276,13 +203,6 @@ class SimBoard:
         self.model = SensorArray(self.ring_dict, params=sensor_params,
                                  rng=random.Random(master.getrandbits(32)), faults=faults,
                                  model=self.sensor_model)
-        # how readings reach the controller: the board's real read path with the physical
-        # model, at completion with the ideal one (see _Sensors)
-        if read_schedule is None:
-            read_schedule = "firmware" if self.sensor_model == "physical" else "immediate"
-        if read_schedule not in ("firmware", "immediate"):
-            raise ValueError("read_schedule must be 'firmware' or 'immediate'")
-        self.read_schedule = read_schedule
         # the marble's place across the groove, drawn per flick and per placing
         self._groove_rng = random.Random(master.getrandbits(32))
         self.budget_ms = float(self.ring_dict.get("sensor_timing", {}).get("budget_ms", 33))
@@ -312,7 +232,7 @@ class SimBoard:
         self.controller = self._boot()
 
     def _boot(self):
-        self.sensors = _Sensors(self, self.read_schedule)
+        self.sensors = _Sensors(self)
         return Controller(self.fw_ring, _Clock(self), self.sensors, self.pixels, _Serial(self),
                           self.watchdog, _Storage(self))
 
@@ -325,6 +245,11 @@ class SimBoard:
         self._lifted = False
         self._draw_lateral()
         self.marble.place(angle_deg)
+        self._record_hist()
+
+    def lift(self) -> None:
+        """Take the marble off the ring (in someone's hand) until the next place()."""
+        self._lifted = True
         self._record_hist()
 
     def flick(self, speed_mm_s: float) -> None:
@@ -365,11 +290,13 @@ class SimBoard:
         ctl = self.controller
         m = self.marble
         while self.now < end:
+            core1 = self.sensors.core1
             for _ in range(self.loop_ms):
                 if not self._lifted and (not m.at_rest or m.speed_mm_s):
                     m.step(1.0)
                 self.now += 1
                 self._record_hist()
+                core1(self.now)
             if self.recording is not None:
                 self._rec_begin()
             ctl.step(self.now & TICKS_MASK)
@@ -428,8 +355,8 @@ class SimBoard:
         self._rec_step = [self.now & TICKS_MASK, [], b""]
         self.recording.append(self._rec_step)
 
-    def _rec_reading(self, i, r, st):
-        self._rec_step[1].append((i, r, st))
+    def _rec_reading(self, i, r, st, sig=0, amb=0):
+        self._rec_step[1].append((i, r, st, sig, amb))
 
     def _rec_input(self, data):
         self._rec_step[2] += data
@@ -441,8 +368,8 @@ class SimBoard:
             out.append(now)
             out.append(len(readings))
             out.append(len(data))
-            for i, r, st in readings:
-                out.extend((i, r, st))
+            for rec in readings:
+                out.extend(rec)
             padded = data + b"\0" * (-len(data) % 4)
             tail = array("i")
             tail.frombytes(padded)

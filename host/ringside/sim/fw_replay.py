@@ -4,7 +4,8 @@ This file runs under CPython AND inside the MicroPython VM (it is mounted there 
 firmware), so it keeps to the subset both share. The feed is a little-endian int32
 stream, one record per controller step:
 
-    now, n_readings, n_input_bytes, (sensor, range, status) * n_readings, input bytes padded to 4
+    now, n_readings, n_input_bytes, (sensor, range, status, signal, ambient) * n_readings,
+    input bytes padded to 4
 
 Everything the controller writes to its serial port is collected, byte for byte. With
 lock_heap, every controller.step runs under micropython.heap_lock(): an allocation there
@@ -27,7 +28,19 @@ class _Sensors:
         self.ids = array("i", [0] * n)
         self.r = array("i", [0] * n)
         self.st = array("i", [0] * n)
+        self.sig = array("i", [0] * n)
+        self.amb = array("i", [0] * n)
+        self.signal = array("i", [0] * n)
+        self.ambient = array("i", [0] * n)
         self.k = 0
+        self.focus = -1
+        self.together = False
+
+    def set_focus(self, i):
+        self.focus = i   # the readings come from the feed: which sensor ranged is recorded
+
+    def set_together(self, on):
+        self.together = on
 
     def poll(self, now, ranges, statuses, fresh):
         # as the board's SensorPoller: only the new readings are flagged (the controller
@@ -36,6 +49,8 @@ class _Sensors:
             i = self.ids[j]
             ranges[i] = self.r[j]
             statuses[i] = self.st[j]
+            self.signal[i] = self.sig[j]
+            self.ambient[i] = self.amb[j]
             fresh[i] = 1
         return self.k
 
@@ -117,7 +132,7 @@ def replay(ring, feed_path, out_cap=65536, lock_heap=False, steps_limit=-1, dry=
     sens = _Sensors(n)
     ser = _Serial(out_cap)
     hdr = array("i", [0, 0, 0])
-    rec = array("i", [0] * (3 * n))
+    rec = array("i", [0] * (5 * n))
     inwords = array("i", [0] * 64)
     f = open(feed_path, "rb")
     # the first record's time is the boot time
@@ -134,11 +149,13 @@ def replay(ring, feed_path, out_cap=65536, lock_heap=False, steps_limit=-1, dry=
             raise ValueError("corrupt feed")
         if k:
             mv = memoryview(rec)
-            f.readinto(mv[0:3 * k])
+            f.readinto(mv[0:5 * k])
             for j in range(k):
-                sens.ids[j] = rec[3 * j]
-                sens.r[j] = rec[3 * j + 1]
-                sens.st[j] = rec[3 * j + 2]
+                sens.ids[j] = rec[5 * j]
+                sens.r[j] = rec[5 * j + 1]
+                sens.st[j] = rec[5 * j + 2]
+                sens.sig[j] = rec[5 * j + 3]
+                sens.amb[j] = rec[5 * j + 4]
         sens.k = k
         nb = hdr[2]
         if nb:

@@ -177,6 +177,7 @@ class VL53L0XModel:
                 seq = self.regs.get((0, SYSTEM_SEQUENCE_CONFIG), 0)
                 self.mode = "calibration" if (val & 0x40 or seq in (0x01, 0x02)) else "single"
                 self._polls_left = self.polls_to_ready
+                self._t0 = self.clock()      # a single-shot range takes one timing budget
             else:
                 self.mode = "idle"
         elif reg == SYSTEM_INTERRUPT_CLEAR and val & 0x01:
@@ -219,7 +220,8 @@ class VL53L0XModel:
                 self.mode = "idle"
         elif self.mode == "single":
             self._polls_left -= 1
-            if self._polls_left <= 0:
+            if self._polls_left <= 0 and not self.ranging_stuck and \
+                    (self.clock() - self._t0) * 1000 >= self.period_us():
                 self._latch()
                 self.mode = "idle"
         elif self.mode == "continuous" and not self.ranging_stuck:

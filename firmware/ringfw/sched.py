@@ -1,0 +1,376 @@
+"""When each VL53L0X ranges: groups in turn, single-shot, each read when it is ready.
+
+Neighbours whose cones overlap must never range at the same moment: each would see the
+other's light (crosstalk). So the sensors are split into groups in which no two view arcs
+overlap (groups(): a colouring of the ring, two groups for an even ring of sensors whose
+arcs overlap only their neighbours'), and the groups range one after another. Every sensor
+of the running group is started in single-shot mode; each is read as soon as its result is
+ready (the device's data-ready bit, asked from shortly before its timing budget is up), not
+at a fixed period; once every sensor of the group has been read, the next group starts. A
+single-shot result stays in the device until it is read and no new measurement starts
+before the next start, so no reading is ever overwritten, and a reading is at most one poll
+interval old when it is taken.
+
+The board (board_rp2040.RangeSensors, on core 1) and the simulated board (ringside.sim.board)
+run this same code; only the device differs. A device has:
+
+    start(i) -> bool               start a single-shot measurement of sensor i (False: no answer)
+    ready(i) -> int                1: a result is ready, 0: not yet, -1: no answer
+    read(i, sched) -> int          fetch the result into sched.r[i], sched.st[i] (a hal STATUS_*),
+                                   sched.signal[i], sched.ambient[i] (MCPS in 9.7 fixed point, as
+                                   the device's registers hold them) and release the sensor;
+                                   1: read, 0: nothing this time, -1: no answer
+
+Focus: a resting or slow marble that one sensor alone sees is measured only by that sensor,
+which ranges in one slot of two. The controller names it (set_focus, from the tracker); then
+in three rounds of four that sensor also ranges in the other groups' slots, in place of the
+neighbours its cone overlaps (they range in the fourth round, so they still watch, and the
+tracker still hears from them). No two overlapping sensors range together either way.
+
+HandOver is core 1's half of the hand-over to core 0 (board_rp2040.SensorPoller, and the
+simulated board's stand-in for core 1).
+
+Everything on the per-poll path is integer and preallocated: it allocates nothing.
+"""
+from array import array
+
+from ringfw import hal
+from ringfw.compat import const
+
+_TH = const(0x20000000)
+_TM = const(0x3FFFFFFF)
+
+_IDLE = const(0)
+_RANGING = const(1)
+_DONE = const(2)
+
+EARLY_MS = const(2)         # ask whether a result is ready from this long before the budget is up
+_STALL_BUDGETS = const(4)   # not ready after this many budgets: the sensor stopped answering
+_SLACK = const(300)         # cd: view arcs closer than this count as overlapping
+
+
+def _arc(ring, i):
+    """Sensor i's view arc: (start cd, length cd), counter-clockwise, widened by _SLACK."""
+    a = ring.sensor_angle[i]
+    if ring.sensor_dir[i] > 0:
+        s = a + ring.view_min[i]
+    else:
+        s = a - ring.view_max[i]
+    return (s - _SLACK) % 36000, ring.view_max[i] - ring.view_min[i] + 2 * _SLACK
+
+
+def overlap(ring, i, j):
+    """Do sensors i and j see (and light) a common stretch of the track?"""
+    si, li = _arc(ring, i)
+    sj, lj = _arc(ring, j)
+    d = (sj - si) % 36000
+    return d < li or (36000 - d) < lj
+
+
+def groups(ring):
+    """group (bytearray: sensor -> group) and the number of groups: a greedy colouring in
+    ring order, so that no two sensors of a group overlap. Boot-time code."""
+    n = ring.sensor_count
+    g = bytearray(n)
+    count = 0
+    for i in range(n):
+        used = 0
+        for j in range(i):
+            if overlap(ring, i, j):
+                used |= 1 << g[j]
+        c = 0
+        while used & (1 << c):
+            c += 1
+        g[i] = c
+        if c + 1 > count:
+            count = c + 1
+    return g, count
+
+
+class Schedule:
+    """Schedule(ring, dev, budget_ms, ok=None): the sensors of ring on device dev.
+
+    poll(now, ranges, statuses, fresh) -> how many fresh: reads every ranging sensor whose
+    result is ready (ranges[i], statuses[i] and fresh[i] = 1; signal[i] and ambient[i]
+    here), and starts the next group once the running one is done. Sensors with ok[i] == 0
+    (failed at boot) are not started: they report STATUS_NO_ANSWER once per round.
+    wake: the earliest tick at which a poll can do anything (a caller may sleep till then).
+    rounds, stalls (results that never came), age_max (ms from a result's expected time
+    to its read: how late the poll was).
+    """
+
+    def __init__(self, ring, dev, budget_ms, ok=None):
+        n = ring.sensor_count
+        self.n = n
+        self.count = n
+        self.dev = dev
+        self.budget = budget_ms
+        self.expect = budget_ms - EARLY_MS
+        self.stall = budget_ms * _STALL_BUDGETS
+        self.group, self.ngroups = groups(ring)
+        # the members of group k are order[first[k]:first[k + 1]], in ring order
+        self.order = bytearray(n)
+        self.first = bytearray(self.ngroups + 1)
+        p = 0
+        for k in range(self.ngroups):
+            self.first[k] = p
+            for i in range(n):
+                if self.group[i] == k:
+                    self.order[p] = i
+                    p += 1
+        self.first[self.ngroups] = p
+        self.ok = ok if ok is not None else bytearray([1] * n)
+        # cmask[i]: bit j set when sensors i and j overlap (focus needs n <= 30: small ints)
+        self.cmask = array("i", [0] * n)
+        if n <= 30:
+            for i in range(n):
+                for j in range(n):
+                    if i != j and overlap(ring, i, j):
+                        self.cmask[i] |= 1 << j
+        self.focus = -1
+        self.extra = -1               # the focused sensor, ranging out of its group this slot
+        self.together = False         # bring-up's crosstalk check: every sensor at once
+        self.all_on = False           # ... and the running slot was started so
+        self.state = bytearray(n)
+        self.t0 = array("i", [0] * n)
+        self.r = array("i", [0] * n)
+        self.st = bytearray(n)
+        self.signal = array("i", [0] * n)
+        self.ambient = array("i", [0] * n)
+        self.g = self.ngroups - 1     # the first poll starts group 0
+        self.left = 0                 # sensors of the running group not yet read
+        self.wake = 0
+        self.started = False
+        self.rounds = 0
+        self.stalls = 0
+        self.age_max = 0
+
+    def _start_next(self, now, ranges, statuses, fresh):
+        g = self.g + 1
+        if g >= self.ngroups:
+            g = 0
+            self.rounds += 1
+        self.g = g
+        n = 0
+        left = 0
+        dev = self.dev
+        if self.together:
+            return self._start_all(now, ranges, statuses, fresh)
+        self.all_on = False
+        f = self.focus
+        if f >= self.n or self.n > 30 or (self.rounds & 3) == 0:
+            f = -1                    # (every 4th round the neighbours range as usual)
+        skip = self.cmask[f] if f >= 0 else 0
+        self.extra = -1
+        for p in range(self.first[g], self.first[g + 1]):
+            i = self.order[p]
+            if (skip >> i) & 1:
+                self.state[i] = _DONE     # paused: its overlapping neighbour f ranges instead
+                continue
+            if self.ok[i] and dev.start(i):
+                self.state[i] = _RANGING
+                self.t0[i] = now
+                left += 1
+            else:
+                self.state[i] = _DONE
+                ranges[i] = hal.RANGE_NO_TARGET
+                statuses[i] = hal.STATUS_NO_ANSWER
+                self.signal[i] = 0
+                self.ambient[i] = 0
+                fresh[i] = 1
+                n += 1
+        if f >= 0 and self.group[f] != g and self.ok[f] and self.state[f] != _RANGING:
+            if dev.start(f):
+                self.state[f] = _RANGING
+                self.t0[f] = now
+                self.extra = f
+                left += 1
+        self.left = left
+        return n
+
+    def _start_all(self, now, ranges, statuses, fresh):
+        # (only while bring-up asks: neighbours then DO range together, on purpose)
+        n = 0
+        left = 0
+        for i in range(self.n):
+            if self.ok[i] and self.dev.start(i):
+                self.state[i] = _RANGING
+                self.t0[i] = now
+                left += 1
+            else:
+                self.state[i] = _DONE
+                ranges[i] = hal.RANGE_NO_TARGET
+                statuses[i] = hal.STATUS_NO_ANSWER
+                fresh[i] = 1
+                n += 1
+        self.g = 0
+        self.extra = -1
+        self.all_on = True
+        self.left = left
+        return n
+
+    def set_together(self, on):
+        """Bring-up only: range every sensor at once (what crosstalk does to each is then
+        measured against the schedule). Takes effect from the next slot."""
+        self.together = on
+
+    def set_focus(self, i):
+        """The one sensor that alone sees a resting or slow marble, or -1 (takes effect
+        from the next slot)."""
+        self.focus = i
+
+    def poll(self, now, ranges, statuses, fresh):
+        if not self.started:
+            self.started = True
+            self.wake = now
+        if ((now - self.wake + _TH) & _TM) - _TH < 0:
+            return 0
+        n = 0
+        guard = self.ngroups
+        while self.left == 0 and guard:     # (every sensor of a group may be out: the next)
+            n += self._start_next(now, ranges, statuses, fresh)
+            guard -= 1
+        g = self.g
+        dev = self.dev
+        state = self.state
+        t0 = self.t0
+        wake = -1
+        if self.all_on:               # every sensor started at once (set_together)
+            p0 = 0
+            last = self.n
+        else:
+            p0 = self.first[g]
+            last = self.first[g + 1]
+        for p in range(p0, last + 1):
+            if p < last:
+                i = p if self.all_on else self.order[p]
+            else:
+                i = self.extra
+                if i < 0:
+                    break
+            if state[i] != _RANGING:
+                continue
+            age = ((now - t0[i] + _TH) & _TM) - _TH
+            if age < self.expect:
+                w = self.expect - age
+                if wake < 0 or w < wake:
+                    wake = w
+                continue
+            rd = dev.ready(i)
+            if rd > 0:
+                rd = dev.read(i, self)
+                if rd > 0:
+                    late = age - self.budget
+                    if late > self.age_max:
+                        self.age_max = late
+                    r = self.r[i]
+                    st = self.st[i]
+                    if r >= hal.RANGE_OUT_OF_RANGE and st == hal.STATUS_VALID:
+                        st = hal.STATUS_SIGNAL_FAIL   # 8190/8191: nothing in view, never a distance
+                    ranges[i] = r
+                    statuses[i] = st
+                    fresh[i] = 1
+                    n += 1
+            elif rd == 0:
+                if age < self.stall:
+                    wake = 1
+                    continue
+                self.stalls += 1
+                rd = -1
+            if rd < 0:
+                ranges[i] = hal.RANGE_NO_TARGET
+                statuses[i] = hal.STATUS_NO_ANSWER
+                self.signal[i] = 0
+                self.ambient[i] = 0
+                fresh[i] = 1
+                n += 1
+            state[i] = _DONE
+            self.left -= 1
+        if self.left == 0:
+            n += self._start_next(now, ranges, statuses, fresh)
+            wake = self.expect
+        self.wake = (now + (wake if wake > 0 else 1)) & _TM
+        return n
+
+
+class HandOver:
+    """Core 1's readings handed to core 0: one slot per sensor, flagged until taken.
+
+    HandOver(sched, lock=None). put(now) (core 1): poll the schedule and copy each fresh
+    reading into its sensor's slot under the lock; a slot not yet taken is replaced and
+    counted (`replaced`). take(ranges, statuses, fresh) (core 0): copy the flagged slots
+    out, set fresh[i] for them and return how many; signal[i] and ambient[i] are here.
+    Neither side allocates; the lock is held for a copy of a few ints per reading.
+    """
+
+    def __init__(self, sched, lock=None):
+        n = sched.n
+        self.sched = sched
+        self.n = n
+        self.lock = lock
+        self._r = array("i", [0] * n)      # core 1's own
+        self._st = bytearray(n)
+        self._fr = bytearray(n)
+        self._hr = array("i", [0] * n)     # the slots
+        self._hst = bytearray(n)
+        self._hsig = array("i", [0] * n)
+        self._hamb = array("i", [0] * n)
+        self._flag = bytearray(n)
+        self.signal = array("i", [0] * n)  # core 0's copy of the taken readings
+        self.ambient = array("i", [0] * n)
+        self.pending = 0                   # flagged slots (read unlocked: a hint only)
+        self.replaced = 0
+
+    def put(self, now):
+        fr = self._fr
+        s = self.sched
+        k = s.poll(now, self._r, self._st, fr)
+        if not k:
+            return 0
+        lock = self.lock
+        if lock is not None:
+            lock.acquire()
+        for i in range(self.n):
+            if fr[i]:
+                fr[i] = 0
+                if self._flag[i]:
+                    self.replaced += 1
+                else:
+                    self.pending += 1
+                self._hr[i] = self._r[i]
+                self._hst[i] = self._st[i]
+                self._hsig[i] = s.signal[i]
+                self._hamb[i] = s.ambient[i]
+                self._flag[i] = 1
+                k -= 1
+                if not k:
+                    break
+        if lock is not None:
+            lock.release()
+        return 1
+
+    def take(self, ranges, statuses, fresh):
+        if not self.pending:
+            return 0
+        n = 0
+        flag = self._flag
+        lock = self.lock
+        if lock is not None:
+            lock.acquire()
+        left = self.pending
+        for i in range(self.n):
+            if flag[i]:
+                ranges[i] = self._hr[i]
+                statuses[i] = self._hst[i]
+                self.signal[i] = self._hsig[i]
+                self.ambient[i] = self._hamb[i]
+                flag[i] = 0
+                fresh[i] = 1
+                n += 1
+                left -= 1
+                if not left:
+                    break
+        self.pending = 0
+        if lock is not None:
+            lock.release()
+        return n

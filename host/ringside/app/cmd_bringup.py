@@ -1,0 +1,377 @@
+"""`ringside bringup [--port P]`: check every sensor of a newly built ring.
+
+1. The empty ring: every sensor is read for a while (the board's `sense` stream: range,
+   status, signal and ambient rate as the device gives them), once on the board's schedule
+   and once with every sensor ranging at the same moment, which shows the crosstalk the
+   schedule keeps away.
+2. The marble at named spots: the centre of each space of a side, one after another (on a
+   real ring the builder sets it down when asked; on the simulated board the simulator
+   places it). Each sensor is judged on the spots inside its view window.
+
+For each sensor: the background (range and signal of the empty ring), the marble's contrast
+against it at each spot, the crosstalk seen, and a verdict with its reason:
+
+    replace        it does not answer, reports a hardware failure, or reads the same
+                   whatever is in front of it
+    re-aim         the marble inside its window returns little more light than the empty
+                   ring, or its ranges do not grow along the window as the geometry says:
+                   the cone does not look along the groove
+    add the baffle the empty ring returns a range: a wall or the floor is in its cone
+    ok             otherwise (crosstalk seen only with the neighbours ranging at once is
+                   noted: the schedule never lets them)
+
+The report is saved as JSON, with a PNG of each sensor's view (range against the place in
+its window: expected, measured, background). On the simulated board the physical sensor
+model is used, and `--fault N:misaimed` / `--fault N:nobaffle` mis-mount sensor N.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+from pathlib import Path
+
+from ringside.calibration import space_centres, true_range_mm
+
+EMPTY_MS = 2500          # empty ring, on the schedule
+TOGETHER_MS = 2000       # empty ring, every sensor at once
+SETTLE_MS = 400          # after the marble is set down
+SPOT_MS = 1200           # readings at each spot
+SIGNAL_LIMIT = 0.25      # MCPS: ST's default signal-rate limit (below it: no target)
+CONTRAST_MIN = 2.0       # the marble must return at least twice the empty ring's signal
+SPAN_MIN = 0.6           # measured range growth along the window / the geometry's, at least
+XT_AMBIENT = 0.015       # MCPS of ambient rise that counts as crosstalk seen
+XT_RANGE_MM = 8          # a background range that moves this much with the neighbours on
+MIN_RANGE_MM = 35        # below ~30 mm the VL53L0X reports a minimum-range failure (datasheet)
+MOUNT_FAULTS = ("misaimed", "nobaffle")
+STATUS_NO_ANSWER = 255
+STATUS_HARDWARE = 5
+
+
+class SimBench:
+    """The simulated board with the physical sensor model, the simulator placing the marble."""
+
+    def __init__(self, seed=1, faults=None, ring_bytes=None):
+        from ringside.sim.board import SimBoard
+        self.board = SimBoard(ring_bytes, seed=seed, sensor_model="physical")
+        for i, kind in (faults or {}).items():
+            if kind not in MOUNT_FAULTS and kind not in ("dead", "stuck", "noisy"):
+                raise ValueError("unknown fault %r for sensor %d (use misaimed, nobaffle, "
+                                 "dead, stuck or noisy)" % (kind, i))
+            self.board.model.set_fault(i, kind)
+        self.ring_dict = self.board.ring_dict
+        self.simulated = True
+
+    @property
+    def frames(self):
+        return self.board.frames
+
+    def send(self, kind, **fields):
+        self.board.send(kind, **fields)
+        self.board.advance(self.board.loop_ms * 2)
+
+    def advance(self, ms):
+        self.board.advance(ms)
+
+    def empty(self):
+        self.board.lift()
+
+    def place(self, angle_deg, name):
+        self.board.place(angle_deg, lift_ms=0)
+
+    def close(self):
+        pass
+
+
+class LinkBench:
+    """A board over the serial link; the builder empties the ring and places the marble."""
+
+    def __init__(self, port, ask=input, say=print):
+        from ringside.link_table import LinkTable
+        self.table = LinkTable.open(port, ask=ask, say=say)
+        self.ring_dict = self.table.ring_dict
+        self.ask = ask
+        self.simulated = False
+
+    @property
+    def frames(self):
+        return self.table.frames
+
+    def send(self, kind, **fields):
+        self.table.send(kind, **fields)
+
+    def advance(self, ms):
+        self.table.advance(ms)
+
+    def empty(self):
+        self.ask("Take the marble off the ring, keep hands and lamps where they will be in play, "
+                 "then press Enter: ")
+
+    def place(self, angle_deg, name):
+        self.ask("Set the marble down on space %s (%.0f deg), take your hand away, then press "
+                 "Enter: " % (name, angle_deg))
+
+    def close(self):
+        self.table.close()
+
+
+def _collect(bench, ms):
+    """{sensor: [(range, status, signal MCPS, ambient MCPS), ...]} of the sense frames of ms."""
+    n0 = len(bench.frames)
+    bench.advance(ms)
+    out = {}
+    for _, kind, f in bench.frames[n0:]:
+        if kind == "sense":
+            out.setdefault(int(f["id"]), []).append(
+                (int(f["r"]), int(f["st"]), int(f["sig"]) / 128.0, int(f["amb"]) / 128.0))
+    return out
+
+
+def _summary(xs):
+    valid = [x for x in xs if x[1] == 0]
+    med = statistics.median
+    return {
+        "readings": len(xs),
+        "valid_share": round(len(valid) / len(xs), 3) if xs else 0.0,
+        "range_mm": med([x[0] for x in valid]) if valid else None,
+        "range_spread_mm": (round(statistics.pstdev([x[0] for x in valid]), 2)
+                            if len(valid) > 1 else None),
+        "signal_mcps": round(med([x[2] for x in xs]), 3) if xs else None,
+        "ambient_mcps": round(med([x[3] for x in xs]), 3) if xs else None,
+        "no_answer_share": (round(sum(1 for x in xs if x[1] in (STATUS_NO_ANSWER, STATUS_HARDWARE))
+                                  / len(xs), 3) if xs else 1.0),
+    }
+
+
+def _in_window(ring, s, angle):
+    """Degrees into sensor s's view window of a marble at angle, or None outside it."""
+    d = ((angle - s["angle_deg"]) * (1 if s.get("aim", "ccw") == "ccw" else -1)) % 360.0
+    near, far = s["view_deg"]
+    return d if near <= d <= far else None
+
+
+def run(bench, side="darts", log=print):
+    """Run bring-up on bench (SimBench or LinkBench); returns the report (a dict)."""
+    ring = bench.ring_dict
+    if side not in ring.get("sides", {}):
+        raise ValueError("no side %r in ring.json (have: %s)" % (side, ", ".join(ring["sides"])))
+    sensors = ring["sensors"]
+    n = len(sensors)
+    log("bring-up: %d sensors; first the empty ring" % n)
+    bench.empty()
+    bench.send("sense", on=1)
+    bench.advance(300)
+    empty = _collect(bench, EMPTY_MS)
+    bench.send("sense", on=1, all=1)
+    bench.advance(200)
+    together = _collect(bench, TOGETHER_MS)
+    bench.send("sense", on=1)
+    spots = []
+    for sid, angle in space_centres(ring, side):
+        if not any(_in_window(ring, s, angle) is not None for s in sensors):
+            continue
+        log("the marble on space %s (%.1f deg)" % (sid, angle))
+        bench.place(angle, sid)
+        bench.advance(SETTLE_MS)
+        spots.append((sid, angle, _collect(bench, SPOT_MS)))
+    bench.send("sense", on=0)
+    report = {"sensors": [], "side": side, "simulated": bench.simulated,
+              "spots": [{"space": sid, "angle_deg": round(a, 2)} for sid, a, _ in spots]}
+    for i, s in enumerate(sensors):
+        report["sensors"].append(_judge(ring, i, s, empty.get(i, []), together.get(i, []),
+                                        [(sid, a, got.get(i, [])) for sid, a, got in spots]))
+    report["verdicts"] = {v: [e["sensor"] for e in report["sensors"] if e["verdict"] == v]
+                          for v in ("ok", "re-aim", "add the baffle", "replace")}
+    return report
+
+
+def _judge(ring, i, s, empty, together, spots):
+    bg = _summary(empty)
+    tg = _summary(together)
+    xt_amb = (round(tg["ambient_mcps"] - bg["ambient_mcps"], 3)
+              if tg["ambient_mcps"] is not None and bg["ambient_mcps"] is not None else None)
+    shift = (abs(tg["range_mm"] - bg["range_mm"])
+             if tg["range_mm"] is not None and bg["range_mm"] is not None else None)
+    crosstalk = {"ambient_rise_mcps": xt_amb,
+                 "signal_rise_mcps": (round(tg["signal_mcps"] - bg["signal_mcps"], 3)
+                                      if tg["signal_mcps"] is not None and bg["signal_mcps"] is not None
+                                      else None),
+                 "background_shift_mm": shift,
+                 "valid_share_together": tg["valid_share"]}
+    crosstalk["seen"] = bool((xt_amb is not None and xt_amb >= XT_AMBIENT)
+                             or (shift is not None and shift >= XT_RANGE_MM)
+                             or tg["valid_share"] - bg["valid_share"] >= 0.3)
+    bg_sig = bg["signal_mcps"] or 0.0
+    seen = []
+    for sid, angle, xs in spots:
+        into = _in_window(ring, s, angle)
+        if into is None:
+            continue
+        m = _summary(xs)
+        m.update({"space": sid, "into_window_deg": round(into, 2),
+                  "expected_mm": round(true_range_mm(ring, s, angle), 1)})
+        m["contrast"] = (round(m["signal_mcps"] / bg_sig, 2)
+                         if m["signal_mcps"] is not None and bg_sig > 0 else None)
+        seen.append(m)
+    out = {"sensor": i, "angle_deg": s["angle_deg"], "background": bg, "crosstalk": crosstalk,
+           "spots": seen}
+    out["verdict"], out["reason"] = _verdict(i, bg, crosstalk, seen, empty + together)
+    return out
+
+
+def _verdict(i, bg, xt, spots, everything):
+    if bg["readings"] == 0 or bg["no_answer_share"] > 0.5:
+        return "replace", "it does not answer on the bus"
+    if any(x[1] == STATUS_HARDWARE for x in everything):
+        return "replace", "it reports a hardware failure"
+    vals = [m["range_mm"] for m in spots if m["range_mm"] is not None]
+    if (bg["range_mm"] is not None and vals and bg["range_spread_mm"] == 0
+            and all(v == bg["range_mm"] for v in vals)):
+        return "replace", ("it reads %d mm whatever is in front of it (empty ring and marble "
+                           "alike): stuck" % bg["range_mm"])
+    if not spots:
+        return "replace", "no spot of the side lies in its view window: check ring.json"
+    for m in spots:
+        # (closer than the VL53L0X's minimum range the device says so: only the light counts)
+        short = m["expected_mm"] < MIN_RANGE_MM
+        if (m["valid_share"] < 0.5 and not short) or (m["contrast"] is not None
+                                                       and m["contrast"] < CONTRAST_MIN):
+            return "re-aim", ("the marble on space %s, %.0f deg into its window, returns %s MCPS "
+                              "against the empty ring's %.3f (contrast %s, %d%% valid): the cone "
+                              "does not look along the groove"
+                              % (m["space"], m["into_window_deg"], m["signal_mcps"],
+                                 bg["signal_mcps"] or 0.0, m["contrast"], 100 * m["valid_share"]))
+    if bg["valid_share"] >= 0.5 and (bg["signal_mcps"] or 0) >= SIGNAL_LIMIT:
+        return "add the baffle", ("the empty ring reads %s mm at %.3f MCPS (%d%% of readings "
+                                  "valid): a wall or the floor is in its cone"
+                                  % (bg["range_mm"], bg["signal_mcps"], 100 * bg["valid_share"]))
+    far = [m for m in spots if m["expected_mm"] >= MIN_RANGE_MM and m["range_mm"] is not None]
+    if len(far) >= 2:
+        a, b = far[0], far[-1]
+        if a["range_mm"] is not None and b["range_mm"] is not None:
+            want = b["expected_mm"] - a["expected_mm"]
+            got = b["range_mm"] - a["range_mm"]
+            if want and got / want < SPAN_MIN:
+                return "re-aim", ("from space %s to space %s its range grows %.0f mm where the "
+                                  "geometry says %.0f mm: it sees something else than the marble"
+                                  % (a["space"], b["space"], got, want))
+    note = ""
+    if xt["seen"]:
+        note = ("; crosstalk seen only with its neighbours ranging at once (ambient %+.3f MCPS), "
+                "which the schedule never lets happen" % (xt["ambient_rise_mcps"] or 0.0))
+    worst = min((m["contrast"] for m in spots if m["contrast"] is not None), default=None)
+    return "ok", ("empty ring: no return; the marble stands out at every spot (contrast %s or "
+                  "more)%s" % (worst, note))
+
+
+def print_report(report, out=print):
+    for e in report["sensors"]:
+        bg = e["background"]
+        out("sensor %2d: background %s, signal %.3f MCPS, ambient %.3f MCPS; %s"
+            % (e["sensor"], ("%s mm" % bg["range_mm"]) if bg["valid_share"] >= 0.5 else
+               "no return (%d%% valid)" % (100 * bg["valid_share"]),
+               bg["signal_mcps"] or 0.0, bg["ambient_mcps"] or 0.0,
+               "crosstalk seen (ambient %+.3f MCPS with neighbours at once)"
+               % e["crosstalk"]["ambient_rise_mcps"] if e["crosstalk"]["seen"] else "no crosstalk"))
+        for m in e["spots"]:
+            out("           marble on %s (%.0f deg in): %s mm (expected %.0f), signal %s MCPS, "
+                "contrast %s" % (m["space"], m["into_window_deg"], m["range_mm"],
+                                 m["expected_mm"], m["signal_mcps"], m["contrast"]))
+        out("           -> %s: %s" % (e["verdict"].upper(), e["reason"]))
+    bad = [(v, report["verdicts"][v]) for v in ("replace", "re-aim", "add the baffle")
+           if report["verdicts"][v]]
+    if bad:
+        out("to do: " + "; ".join("%s sensor%s %s" % (v, "s" if len(ids) > 1 else "",
+                                                      ", ".join(map(str, ids))) for v, ids in bad))
+    else:
+        out("every sensor ok")
+
+
+def save(report, out_dir):
+    """report.json and sensor_NN.png (each sensor's view) in out_dir; returns the paths."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    d = Path(out_dir)
+    d.mkdir(parents=True, exist_ok=True)
+    paths = [d / "report.json"]
+    paths[0].write_text(json.dumps(report, indent=1) + "\n")
+    for e in report["sensors"]:
+        fig, ax = plt.subplots(figsize=(5, 3.4), dpi=90)
+        xs = [m["into_window_deg"] for m in e["spots"]]
+        ax.plot(xs, [m["expected_mm"] for m in e["spots"]], "k--", label="geometry")
+        got = [(m["into_window_deg"], m["range_mm"]) for m in e["spots"] if m["range_mm"] is not None]
+        if got:
+            ax.plot([g[0] for g in got], [g[1] for g in got], "o", color="tab:blue",
+                    label="marble (median)")
+        bg = e["background"]["range_mm"]
+        if bg is not None:
+            ax.axhline(bg, color="tab:red", label="empty ring reads")
+        for m in e["spots"]:
+            ax.annotate("sp %s\nx%s" % (m["space"], m["contrast"]),
+                        (m["into_window_deg"], m["range_mm"] or m["expected_mm"]),
+                        fontsize=7, textcoords="offset points", xytext=(4, 4))
+        ax.set_xlabel("degrees into the view window")
+        ax.set_ylabel("range (mm)")
+        ax.set_title("sensor %d: %s" % (e["sensor"], e["verdict"]), fontsize=10)
+        ax.legend(fontsize=7, loc="lower right")
+        fig.tight_layout()
+        p = d / ("sensor_%02d.png" % e["sensor"])
+        fig.savefig(p)
+        plt.close(fig)
+        paths.append(p)
+    return paths
+
+
+def _faults(specs, count):
+    out = {}
+    for spec in specs or ():
+        try:
+            i, kind = spec.split(":", 1)
+            i = int(i)
+        except ValueError:
+            raise ValueError("--fault takes N:KIND, e.g. 3:misaimed (not %r)" % spec) from None
+        if not 0 <= i < count:
+            raise ValueError("--fault %s: no sensor %d (0..%d)" % (spec, i, count - 1))
+        out[i] = kind
+    return out
+
+
+def cmd_bringup(args) -> int:
+    if args.port is None:
+        from ringside.sim.board import default_ring_bytes
+        count = len(json.loads(default_ring_bytes())["sensors"])
+        bench = SimBench(seed=args.seed, faults=_faults(args.fault, count))
+        print("bring-up on the simulated board (physical sensor model, seed %d%s)"
+              % (args.seed, "; mis-mounted: " + ", ".join("%d %s" % kv for kv in
+                                                         sorted(_faults(args.fault, count).items()))
+                 if args.fault else ""))
+    else:
+        if args.fault:
+            raise ValueError("--fault mis-mounts a simulated sensor: not with --port")
+        bench = LinkBench(args.port)
+    try:
+        report = run(bench, side=args.side, log=print)
+    finally:
+        bench.close()
+    report["seed"] = args.seed if args.port is None else None
+    print_report(report)
+    paths = save(report, args.out)
+    print("report: %s (and a picture of each sensor's view: %s/sensor_NN.png)"
+          % (paths[0], args.out))
+    if args.json:
+        print(json.dumps(report["verdicts"]))
+    return 0
+
+
+def register(sub) -> None:
+    p = sub.add_parser("bringup", help="check every sensor of a newly built ring (simulated without --port)")
+    p.add_argument("--port", help="the board's serial port (default: the simulated board)")
+    p.add_argument("--side", default="darts", help="the side whose spaces are the spots (default darts)")
+    p.add_argument("--seed", type=int, default=1, help="simulator seed (default 1)")
+    p.add_argument("--fault", action="append", metavar="N:KIND",
+                   help="simulated board only: mis-mount sensor N (misaimed, nobaffle) or break it "
+                        "(dead, stuck, noisy); repeatable")
+    p.add_argument("--out", default="bringup", help="folder for report.json and the pictures "
+                                                   "(default ./bringup)")
+    p.add_argument("--json", action="store_true", help="also print the verdicts as JSON")
+    p.set_defaults(func=cmd_bringup)

@@ -1,0 +1,192 @@
+"""The sensor schedule (ringfw.sched): overlapping neighbours never range together, each is
+read when its result is ready, nothing is overwritten, and the simulated board runs the very
+same code against the sensor model."""
+import random
+from array import array
+from pathlib import Path
+
+from ringfw import geometry, hal
+from ringfw.sched import HandOver, Schedule, groups, overlap
+from ringside.sim.board import SimBoard
+from ringside.sim.physics import speed_for_travel
+
+RING_BYTES = (Path(__file__).resolve().parents[2] / "hardware" / "ring.json").read_bytes()
+
+
+def ring():
+    return geometry.loads(RING_BYTES)
+
+
+class Device:
+    """Single-shot VL53L0X stand-ins: a start takes 33-34.5 ms (drawn per start); a result
+    waits until it is read. Records every measurement's [start, end] and complains about a
+    start over an unread result or while one is still running."""
+
+    def __init__(self, n, seed=1):
+        self.rnd = random.Random(seed)
+        self.now = 0
+        self.due = [None] * n
+        self.unread = [False] * n
+        self.windows = []            # (sensor, start, end)
+        self.errors = []
+        self.ready_at = {}
+        self.read_delay = []         # ms from a result being ready to its read
+
+    def start(self, i):
+        if self.due[i] is not None:
+            self.errors.append(("start while ranging", i, self.now))
+        if self.unread[i]:
+            self.errors.append(("start over an unread result", i, self.now))
+        self.due[i] = self.now + self.rnd.uniform(33.0, 34.5)
+        self.windows.append([i, self.now, self.due[i]])
+        return True
+
+    def ready(self, i):
+        if self.due[i] is not None and self.now >= self.due[i]:
+            self.unread[i] = True
+            self.ready_at.setdefault(i, self.due[i])
+            self.due[i] = None
+        return 1 if self.unread[i] else 0
+
+    def read(self, i, sched):
+        self.read_delay.append(self.now - self.ready_at.pop(i))
+        self.unread[i] = False
+        sched.r[i] = 100 + i
+        sched.st[i] = hal.STATUS_VALID
+        sched.signal[i] = 640 + i
+        sched.ambient[i] = 13
+        return 1
+
+
+def run(sched, dev, ms, focus_at=None):
+    n = sched.n
+    r, st, fr = array("i", [0] * n), bytearray(n), bytearray(n)
+    got = []
+    for t in range(1, ms + 1):
+        dev.now = t
+        if focus_at is not None and t == focus_at[0]:
+            sched.set_focus(focus_at[1])
+        sched.poll(t, r, st, fr)
+        for i in range(n):
+            if fr[i]:
+                got.append((t, i, r[i], sched.signal[i]))
+                fr[i] = 0
+    return got
+
+
+def overlapping_pairs(rg, windows):
+    bad = []
+    for a in range(len(windows)):
+        i, s0, e0 = windows[a]
+        for b in range(a + 1, len(windows)):
+            j, s1, e1 = windows[b]
+            if i != j and s1 < e0 and s0 < e1 and overlap(rg, i, j):
+                bad.append((i, j, s0, s1))
+    return bad
+
+
+def test_groups_keep_overlapping_sensors_apart():
+    rg = ring()
+    g, count = groups(rg)
+    assert count == 2 and list(g) == [i % 2 for i in range(rg.sensor_count)]
+    for i in range(rg.sensor_count):
+        for j in range(rg.sensor_count):
+            if i != j and overlap(rg, i, j):
+                assert g[i] != g[j]
+    # neighbours' 8-degree hand-over stretches overlap; sensors two apart do not
+    assert overlap(rg, 0, 1) and overlap(rg, 0, 11) and not overlap(rg, 0, 2)
+
+
+def test_neighbours_never_range_together_and_each_is_read_as_soon_as_it_is_ready():
+    rg = ring()
+    dev = Device(rg.sensor_count)
+    sched = Schedule(rg, dev, 33)
+    got = run(sched, dev, 2000)
+    assert dev.errors == []                       # nothing started over an unread result
+    assert overlapping_pairs(rg, dev.windows) == []
+    assert max(dev.read_delay) <= 1.0 + 1e-9      # read in the ms it became ready
+    per = [sum(1 for _, i, _, _ in got if i == k) for k in range(rg.sensor_count)]
+    # a round is two ranges of about 34 ms: 2000 ms give each sensor 29 readings
+    assert all(28 <= c <= 30 for c in per), per
+    assert {(i, r, s) for _, i, r, s in got} == {(i, 100 + i, 640 + i)
+                                                 for i in range(rg.sensor_count)}
+    assert sched.stalls == 0 and sched.age_max <= 2
+
+
+def test_focus_ranges_one_sensor_more_and_its_neighbours_still_watch():
+    rg = ring()
+    dev = Device(rg.sensor_count)
+    sched = Schedule(rg, dev, 33)
+    got = run(sched, dev, 3000, focus_at=(500, 4))
+    assert dev.errors == [] and overlapping_pairs(rg, dev.windows) == []
+    later = [(t, i) for t, i, _, _ in got if t > 700]
+    mine = [t for t, i in later if i == 4]
+    nb = [t for t, i in later if i in (3, 5)]
+    other = [t for t, i in later if i == 8]          # far away: unaffected
+    assert len(mine) >= 1.7 * len(other)
+    # the paused neighbours range one round in four: still heard from well within the
+    # tracker's 600 ms silence limit
+    for k in (3, 5):
+        ts = [t for t, i in later if i == k]
+        assert ts and max(b - a for a, b in zip(ts, ts[1:])) <= 300
+    assert nb
+    # focus off: back to even groups
+    got = run(sched, dev, 1000, focus_at=(1, -1))
+    dev2 = [i for _, i, _, _ in got[10:]]
+    assert abs(dev2.count(4) - dev2.count(8)) <= 1
+
+
+def test_a_failed_sensor_reports_no_answer_once_a_round_and_the_others_go_on():
+    rg = ring()
+    dev = Device(rg.sensor_count)
+    ok = bytearray([1] * rg.sensor_count)
+    ok[3] = 0
+    sched = Schedule(rg, dev, 33, ok)
+    r, st, fr = array("i", [0] * 12), bytearray(12), bytearray(12)
+    seen = []
+    for t in range(1, 700):
+        dev.now = t
+        sched.poll(t, r, st, fr)
+        if fr[3]:
+            seen.append((t, st[3]))
+            fr[3] = 0
+        for i in range(12):
+            fr[i] = 0
+    assert seen and all(s == hal.STATUS_NO_ANSWER for _, s in seen)
+    assert 9 <= len(seen) <= 11                    # once a round (~68 ms)
+    assert not any(w[0] == 3 for w in dev.windows)  # never started
+
+
+def test_hand_over_keeps_the_newest_reading_and_counts_the_replaced_one():
+    rg = ring()
+    dev = Device(rg.sensor_count)
+    hand = HandOver(Schedule(rg, dev, 33))
+    r, st, fr = array("i", [0] * 12), bytearray(12), bytearray(12)
+    for t in range(1, 200):
+        dev.now = t
+        hand.put(t)
+    assert hand.replaced > 0                        # core 0 never took: slots replaced
+    assert hand.take(r, st, fr) == 12 and hand.signal[5] == 645
+    assert hand.take(r, st, fr) == 0
+
+
+def test_the_simulated_board_runs_the_firmware_schedule_on_the_model():
+    b = SimBoard(seed=2)
+    assert isinstance(b.sensors.sched, Schedule)
+    starts = []
+    real = b.model.start_single
+
+    def start_single(i, t):
+        due = real(i, t)
+        starts.append([i, t, due])
+        return due
+
+    b.model.start_single = start_single
+    b.place(90.0)
+    b.advance(2000)
+    b.run_flick(speed_for_travel(b.ring_dict, 200.0))
+    b.advance(1000)
+    assert len(starts) > 100
+    assert overlapping_pairs(b.fw_ring, starts) == []
+    assert sum(b.model.overwritten) == 0            # single-shot: no result lost
+    assert b.sensors.sched.age_max <= 1
