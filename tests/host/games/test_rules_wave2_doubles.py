@@ -153,3 +153,17 @@ def test_without_the_option_the_same_bots_never_end_it():
         seat = g.to_act()[0]
         g.apply(seat, g.chance_action() if seat == CHANCE else bots[seat].choose(g, seat))
     assert not g.over and {a["type"] for _, a in g.log[-200:]} == {"roll", "turn"}
+
+
+def test_computer_players_propose_only_when_stuck_or_after_three_times_the_rounds():
+    g = new(2)
+    roll(g, 1)
+    g.apply(0, {"type": "add", "square": "a2", "pattern": 1})
+    quiet_rounds(g, AGREE_END_ROUNDS)
+    roll(g, 1)
+    seat = g.state["turn"]
+    assert PROPOSE in g.legal_actions(seat)          # a person may propose now ...
+    bot = B.GreedyBot(3)
+    assert bot.choose(g, seat) != PROPOSE            # ... but circles can still be made
+    g.state["quiet"] = B.PROPOSE_LATE * AGREE_END_ROUNDS * 2
+    assert bot.choose(g, seat) == PROPOSE            # a locked board for three times as long

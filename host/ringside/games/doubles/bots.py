@@ -5,7 +5,8 @@ after the die roll (the chance seat is the game's: game.chance_action()).
     GreedyBot(seed)   the action that scores most now (a win first, the -10 penalty counted);
                       ties broken at random
     (greedy and strong accept every proposal to end the game by agreement, and propose it
-    when they may and none of their moves scores now: option agree_end)
+    when they may, none of their moves scores now and the game is stuck: no circle can be
+    made any more, or PROPOSE_LATE times the rounds went by: option agree_end)
     StrongBot(seed, budget_s=0.8, depth=2, sharp=0.5)
                       expectimax through the die. For each of its moves (with the die it
                       rolled): the expectation over the next player's four faces of that
@@ -35,6 +36,7 @@ WIN = 1000.0          # value of a won game, in points
 REMOVE_VALUE = 0.5    # a remove kept in hand is a defence for later (points, strong bot's eval)
 STALL_ACTIONS = 24    # this many log entries of nothing but rolls and turns: the board is locked
 STALL_MARGIN = 2.0    # a remove then wins over a quiet move worth up to this many points more
+PROPOSE_LATE = 3      # with circles still possible, propose the end only after this many times agree_end
 
 
 def _action(game, move) -> dict:
@@ -52,13 +54,18 @@ def _check_turn(game, seat):
 
 def _agreement(game, seat):
     """The end by agreement (option agree_end, docs/rules/doubles.md reading 10): a computer
-    player accepts every proposal, and proposes the end when it may and no move of its own
-    scores now. None when that is not the question."""
+    player accepts every proposal. It proposes the end when it may, no move of its own scores
+    now, and the game is stuck: no circle can ever be made again (only a remove nobody will
+    make keeps it going, reading 8), or the quiet run has lasted PROPOSE_LATE times the
+    option's rounds (a locked board where nobody completes a circle). None when that is not
+    the question."""
     if game.state["phase"] == "agree":
         return {"type": "accept_end"}
     if game.may_propose_end():
         geo, pos, die = game.geo, game.pos(), game.state["die"]
-        if all(move_gain(geo, pos, seat, m, die)[1] <= 0 for m in rules.legal_moves(geo, pos, seat, die)):
+        late = game.state["quiet"] >= PROPOSE_LATE * game.options["agree_end"] * len(game.players)
+        if ((late or not rules.circle_possible(geo, pos))
+                and all(move_gain(geo, pos, seat, m, die)[1] <= 0 for m in rules.legal_moves(geo, pos, seat, die))):
             return {"type": "propose_end"}
     return None
 

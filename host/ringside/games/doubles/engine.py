@@ -19,8 +19,7 @@ layout dict, or the path of a layout file, which is read and stored in the optio
 save needs no file), "agree_end" (default AGREE_END_ROUNDS: after that many full rounds
 of nothing but turns (no piece added or removed, no score) the player to move may propose
 to end the game, which ends it, the highest score winning, if every other player accepts;
-None: never. This version's
-addition, not the seed's: docs/rules/doubles.md reading 10).
+None: never. This version's addition, not the seed's: docs/rules/doubles.md reading 10).
 """
 from __future__ import annotations
 
