@@ -137,6 +137,8 @@ def test_two_simulated_boards_on_one_path_are_two_boards(two_sims):
         changed = link.wait_for("board_changed", 5)
         assert changed is not None
         assert (changed.fields["old"], changed.fields["new"]) == (a.board.uid, b.board.uid)
+        assert changed.text == "another board is on %s now (uid %s, was %s): treated as a new " \
+            "board" % (a.port, b.board.uid, a.board.uid)
         back = link.wait_for("link_restored", 3)
         assert back is not None and link.board_uid == b.board.uid
         leds = b.board.controller.leds               # the new board got the whole scene
