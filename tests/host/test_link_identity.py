@@ -65,16 +65,21 @@ def _status_says_hello(board, seq, kind, f):
     return False
 
 
-def test_a_status_reply_with_another_ring_json_is_refused(fakes):
+@pytest.mark.parametrize("change, said", [
+    (("ring", "1a2b3c4d"), "different ring.json (crc 1a2b3c4d)"),
+    (("proto", 2), "speaks protocol 2; this ringside speaks 1: update ringside"),
+])
+def test_a_status_reply_is_checked_like_the_handshakes_hello(fakes, change, said):
     b = fakes(uid="e6614103e7452d2f", on_command=_status_says_hello)
     with Link(b.path, ring=None) as link:
         link.expected_ring = b.ring                   # the host's copy is the board's
         assert link.status()["ring"] == b.ring
-        b.ring = "1a2b3c4d"                           # the board's copy changed under us
+        setattr(b, *change)                           # the board changed under us
         with pytest.raises(LinkError):
             link.status()
         lost = link.wait_for("link_lost", 2)
-        assert lost is not None and "different ring.json (crc 1a2b3c4d)" in lost.fields["why"]
+        assert lost is not None and said in lost.fields["why"]
+        assert link.board["proto"] == 1 and link.board["ring"] == "87b30cc1"
 
 
 # ----- item 4: another board on the same path is a new board -----
@@ -137,6 +142,8 @@ def test_two_simulated_boards_on_one_path_are_two_boards(two_sims):
         changed = link.wait_for("board_changed", 5)
         assert changed is not None
         assert (changed.fields["old"], changed.fields["new"]) == (a.board.uid, b.board.uid)
+        assert changed.text == "another board is on %s now (uid %s, was %s): treated as a new " \
+            "board" % (a.port, b.board.uid, a.board.uid)
         back = link.wait_for("link_restored", 3)
         assert back is not None and link.board_uid == b.board.uid
         leds = b.board.controller.leds               # the new board got the whole scene

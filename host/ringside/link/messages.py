@@ -119,6 +119,11 @@ def describe(kind: str, f: dict) -> str:
         return "link restored on %s after %.1f s" % (f.get("port"), f.get("down_s", 0.0))
     if kind == "board_reset":
         return "the board restarted"
+    if kind == "board_changed":
+        return "another board is on %s now (uid %s, was %s): treated as a new board" % (
+            f.get("port"), f.get("new"), f.get("old"))
+    if kind == "link_error":
+        return "link: %s" % f.get("why")
     if kind == "error":
         return "firmware error %s (%s)" % (f.get("what"), f.get("count"))
     return " ".join("%s=%s" % kv for kv in f.items())
