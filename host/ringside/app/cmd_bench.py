@@ -35,7 +35,8 @@ def _optional(module: str, what: str):
         return importlib.import_module(module)
     except ModuleNotFoundError as e:
         if e.name == module:
-            raise ValueError("%s is not built yet" % what) from None
+            from ringside.errors import UsageError
+            raise UsageError("%s is not built yet" % what) from None
         raise
 
 

@@ -55,7 +55,8 @@ def _port_argument(p) -> None:
 def _sim(args) -> int:
     from ringside.sim import serve
     if args.speed <= 0:
-        raise ValueError("--speed must be above 0")
+        from ringside.errors import UsageError
+        raise UsageError("--speed must be above 0")
     return serve.serve(args)
 
 
@@ -103,7 +104,8 @@ def _describe(kind, fields) -> str:
 def _flick(args) -> int:
     from ringside.link import Link, LinkError
     if not 0 < args.force <= 5000:
-        raise ValueError("--force must be above 0 and at most 5000 mm/s, not %g" % args.force)
+        from ringside.errors import UsageError
+        raise UsageError("--force must be above 0 and at most 5000 mm/s, not %g" % args.force)
     with Link(args.port, ring=None) as link:
         link.flick(args.force, args.direction)
         print("flicked the marble %s at %g mm/s" % (args.direction, args.force))

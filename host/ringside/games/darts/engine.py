@@ -56,6 +56,7 @@ class Darts(Game):
     min_players = 2
     max_players = 5
     default_options = {"ages": None, "data": None, "ring": None}
+    option_types = {"ages": ("list", "null"), "data": ("str", "dict", "null"), "ring": ("str", "dict", "null")}
 
     # ----- set-up -----
     def _setup(self):
@@ -163,6 +164,10 @@ class Darts(Game):
         return out
 
     # ----- apply -----
+    # the fields of each action (Game.check_action refuses any other, before _apply runs)
+    actions = dict(Game.RING_ACTIONS, lucky_pick={"space": "id", "colour": "int"}, lucky_skip={},
+                   lucky_to={"space": "id"}, starter={"seat": "int"})
+
     def _apply(self, seat, a):
         ph = self.state["phase"]
         t = a["type"]

@@ -115,6 +115,10 @@ class Doubles(Game):
             out.append(a)
         return out
 
+    # the fields of each action (Game.check_action refuses any other, before _apply runs)
+    actions = {"add": {"square": "str", "pattern": "int"}, "turn": {"square": "str"}, "remove": {"square": "str"},
+               "toss": {"first": "int"}, "roll": {"value": "int"}, "timeout": {}}
+
     def _apply(self, seat, action):
         st = self.state
         kind = action["type"]

@@ -103,6 +103,7 @@ class WildWest(Game):
     min_players = 2
     max_players = 5
     default_options = {"hard": False, "ages": None, "data": None, "ring": None}
+    option_types = {"ages": ("list", "null"), "data": ("str", "dict", "null"), "ring": ("str", "dict", "null")}
 
     # ----- set-up -----
     def _setup(self):
@@ -253,6 +254,12 @@ class WildWest(Game):
         return {"type": "draw", "disc": rng.choice(discs)}
 
     # ----- apply -----
+    # the fields of each action (Game.check_action refuses any other, before _apply runs)
+    actions = dict(Game.RING_ACTIONS, vote={"space": "id"}, decide={"space": "id"}, ticket={}, resolve={},
+                   deposit={"piece": "str"}, withdraw={"piece": "str"}, done={}, play={}, bet={},
+                   buy_out={}, roll={"face": "str"}, rob={"victim": "int"}, buy={"item": "str"}, dig={},
+                   draw={"disc": "str"}, buy_ranch={}, **{"pass": {}})
+
     def _apply(self, seat, a):
         s = self.state
         t = a["type"]
