@@ -57,6 +57,12 @@ def _sim(args) -> int:
     if args.speed <= 0:
         from ringside.errors import UsageError
         raise UsageError("--speed must be above 0")
+    if args.ring:       # the user's own ring.json: its faults are theirs to fix, said in one line
+        from ringfw.geometry import RingError, load
+        try:
+            load(args.ring)
+        except RingError as e:
+            raise RingError("%s: %s" % (args.ring, e)) from None
     return serve.serve(args)
 
 

@@ -200,6 +200,8 @@ class Game:
         self.players = [str(p) for p in players]
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 31)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise GameError("a seed is a whole number, not %s" % _short_repr(seed))
         self.seed = int(seed)
         opts = dict(self.default_options)
         if not isinstance(options or {}, dict):
