@@ -69,6 +69,16 @@ def test_a_seat_is_an_int_in_range_or_chance_in_every_engine(name, seat):
     assert g.to_json() == before
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_a_non_seat_has_no_legal_actions_and_sees_no_seats_secrets(name):
+    g = game(name)
+    for bad in (False, True, 1.0, -1, 9, "0"):
+        assert g.legal_actions(bad) == []
+        with pytest.raises(IllegalAction, match="not a seat"):
+            g.view(bad)
+    assert g.view(None) is not None and g.view(0) is not None
+
+
 # ----- item 12: unknown keys, values outside JSON ------------------------------------------
 
 @pytest.mark.parametrize("name", NAMES)

@@ -227,7 +227,7 @@ class Game:
         return self._to_act()
 
     def legal_actions(self, seat) -> list[dict]:
-        if self.over or seat not in self.to_act():
+        if self.over or not self.is_seat(seat) or seat not in self.to_act():
             return []
         return self._legal(seat)
 
@@ -254,11 +254,14 @@ class Game:
         self.log.append((seat, copy.deepcopy(action)))
         return events
 
-    def check_seat(self, seat) -> None:
+    def is_seat(self, seat) -> bool:
         """A seat is an int from 0 to players-1 (never True, False or 1.0) or "chance"."""
-        if seat == CHANCE and isinstance(seat, str):
-            return
-        if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.players):
+        if isinstance(seat, str):
+            return seat == CHANCE
+        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.players)
+
+    def check_seat(self, seat) -> None:
+        if self.is_seat(seat):
             return
         raise IllegalAction("%s is not a seat: a seat is a number from 0 to %d, or \"chance\""
                             % (_short_repr(seat), len(self.players) - 1))
@@ -298,6 +301,10 @@ class Game:
         return self._chance(self.rng)
 
     def view(self, seat=None) -> dict:
+        """What seat may see; None: a spectator. True is not seat 1: a non-seat sees nothing hidden."""
+        if seat is not None and not self.is_seat(seat):
+            raise IllegalAction("%s is not a seat: a seat is a number from 0 to %d, or None for a spectator"
+                                % (_short_repr(seat), len(self.players) - 1))
         return self._view(seat)
 
     def seat_name(self, seat) -> str:
