@@ -24,7 +24,10 @@ import statistics
 from dataclasses import dataclass, field
 
 
-class CalibrationError(RuntimeError):
+from ringside.errors import RingsideError  # noqa: E402
+
+
+class CalibrationError(RingsideError, RuntimeError):
     pass
 
 

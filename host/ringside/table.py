@@ -24,16 +24,15 @@ Angles are degrees (ccw from east, as ring.json); the board sends centidegrees.
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 from pathlib import Path
 
-from ringside import games
+from ringside import store
 from ringside.games import GameError, IllegalAction
 from ringside.games import circles_common as cc
 
-TABLE_SAVE_FORMAT = 1
+TABLE_SAVE_FORMAT = store.TABLE_SAVE_FORMAT
 COLOURS = ["ffd000", "0050ff", "ff5000", "00c040", "ffffff"]      # yellow, blue, orange, green, white
 COLOUR_NAMES = ["yellow", "blue", "orange", "green", "white"]
 OFF = "off"                  # unpaints (the ground shows through)
@@ -318,19 +317,15 @@ class Table:
 
     # --- saving ---
     def to_json(self) -> str:
-        return json.dumps({"ringside_table": TABLE_SAVE_FORMAT, "game": json.loads(self.game.to_json()),
-                           "seats": {str(k): v for k, v in self.seats.items()}, "meta": self.meta})
+        return store.table_json(self.game, self.seats, self.meta)
 
     def save(self, path=None) -> Path:
-        """Write the table (game, seats) atomically to path (default: the autosave path)."""
+        """Write the table (game, seats) durably to path (default: the autosave path); the
+        save it replaces is kept as <path>.prev (ringside.store, docs/saves.md)."""
         p = Path(path) if path else self.save_path
         if p is None:
             raise TableError("no save file given")
-        p.parent.mkdir(parents=True, exist_ok=True)
-        tmp = p.with_name(p.name + ".tmp")
-        tmp.write_text(self.to_json())
-        os.replace(tmp, p)
-        return p
+        return store.write_text(p, self.to_json())
 
     # --- acting ---
     def apply(self, seat, action: dict) -> list[dict]:
@@ -681,35 +676,13 @@ class _Refused(Exception):
 # ----- loading a table save ---------------------------------------------------------------
 
 def load_table(text: str) -> tuple:
-    """(game, seats, meta) from a table save or a plain game save. GameError if corrupt."""
-    try:
-        d = json.loads(text)
-    except (TypeError, ValueError) as e:
-        raise GameError("the save is not valid JSON: %s" % e) from None
-    if isinstance(d, dict) and d.get("ringside_table") is not None:
-        if d.get("ringside_table") != TABLE_SAVE_FORMAT or not isinstance(d.get("game"), dict):
-            raise GameError("the save is not a Ringside table save this version can read")
-        game = games.load(json.dumps(d["game"]))
-        seats = d.get("seats") or {}
-        if not isinstance(seats, dict):
-            raise GameError("the save's seats are damaged")
-        try:
-            seats = {int(k): str(v) for k, v in seats.items()}
-        except ValueError:
-            raise GameError("the save's seats are damaged") from None
-        return game, seats, d.get("meta") or {}
-    return games.load(text), {}, {}
+    """(game, seats, meta) from a table save or a plain game save. GameError if damaged."""
+    return store.load_table(text)
 
 
 def read_save(path) -> tuple:
-    try:
-        text = Path(path).read_text()
-    except OSError as e:
-        raise GameError("cannot read the save %s: %s" % (path, e.strerror or e)) from None
-    try:
-        return load_table(text)
-    except GameError as e:
-        raise GameError("%s: %s" % (path, e)) from None
+    """(game, seats, meta) from the save at path; one GameError line naming the file if not."""
+    return store.read_save(path)
 
 
 __all__ = ["Table", "SimPort", "LinkPort", "TableError", "frame_action", "typed_action", "load_table",

@@ -17,7 +17,10 @@ _COMMANDS = [
 ]
 
 
-class UserError(Exception):
+from ringside.errors import RingsideError  # noqa: E402
+
+
+class UserError(RingsideError):
     """An error the user can fix; printed as one line, exit status 2."""
 
 
@@ -48,11 +51,12 @@ def main(argv=None) -> int:
         return 130
     except BrokenPipeError:
         return 0
-    except Exception as e:  # expected errors carry a message for the user
-        from ringside.errors import user_message
+    except Exception as e:  # expected errors carry a message for the user; the rest are bugs
+        from ringside.errors import bug_line, user_message
         msg = user_message(e)
         if msg is None:
-            raise
+            print("ringside: %s" % bug_line(e), file=sys.stderr)
+            return 70
         print("ringside: %s" % msg, file=sys.stderr)
         return 2
 

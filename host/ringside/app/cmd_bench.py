@@ -52,10 +52,11 @@ def cmd_firmware(args) -> int:
 def _optional(module: str, what: str):
     try:
         return importlib.import_module(module)
-    except ModuleNotFoundError as missing:
-        if missing.name != module:
-            raise
-        raise ValueError("%s is not built yet" % what) from None
+    except ModuleNotFoundError as e:
+        if e.name == module:
+            from ringside.errors import UsageError
+            raise UsageError("%s is not built yet" % what) from None
+        raise
 
 
 def cmd_link(args) -> int:
@@ -102,6 +103,18 @@ def cmd_solo(args) -> int:
     return 0
 
 
+def _games(text: str) -> int:
+    """A number of games: a whole number from 1 (argparse says so in one line)."""
+    import argparse
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError("a number of games is a whole number, not %r" % text) from None
+    if n < 1:
+        raise argparse.ArgumentTypeError("the number of games must be at least 1, not %d" % n)
+    return n
+
+
 def register(sub) -> None:
     b = sub.add_parser("bench", help="benchmarks (JSON)")
     bs = b.add_subparsers(dest="bench", metavar="WHAT")
@@ -142,13 +155,13 @@ def register(sub) -> None:
     lk.set_defaults(func=cmd_link)
     g = bs.add_parser("games", aliases=["engines"], help="engine self-play throughput")
     g.add_argument("game", nargs="*")
-    g.add_argument("-n", type=int, default=200)
+    g.add_argument("-n", type=_games, default=200)
     g.add_argument("--seed", type=int, default=1)
     g.add_argument("--json", action="store_true")
     g.set_defaults(func=cmd_games)
     for name, module, what, n in _GAME_BENCHES:
         p = bs.add_parser(name, help=what)
-        p.add_argument("-n", type=int, default=n, help="games")
+        p.add_argument("-n", type=_games, default=n, help="games")
         p.add_argument("--seed", type=int, default=1)
         p.add_argument("--json", action="store_true")
         p.set_defaults(func=_game_bench(module))
@@ -159,7 +172,7 @@ def register(sub) -> None:
     bb.add_argument("--json", action="store_true")
     bb.set_defaults(func=cmd_bots)
     so = bs.add_parser("solo", help="Squaring Circleville solo players against the heuristic player")
-    so.add_argument("--games", "-n", type=int, default=200, help="games per solo player and for the trios")
+    so.add_argument("--games", "-n", type=_games, default=200, help="games per solo player and for the trios")
     so.add_argument("--seed", type=int, default=1)
     so.add_argument("--difficulty", type=int, default=0,
                     help="the solo players' start on the quadrant tracks (4 suggested)")

@@ -65,7 +65,14 @@ def _port_argument(p) -> None:
 def _sim(args) -> int:
     from ringside.sim import serve
     if args.speed <= 0:
-        raise ValueError("--speed must be above 0")
+        from ringside.errors import UsageError
+        raise UsageError("--speed must be above 0")
+    if args.ring:       # the user's own ring.json: its faults are theirs to fix, said in one line
+        from ringfw.geometry import RingError, load
+        try:
+            load(args.ring)
+        except RingError as e:
+            raise RingError("%s: %s" % (args.ring, e)) from None
     return serve.serve(args)
 
 
@@ -126,26 +133,26 @@ def _flick(args) -> int:
     from ringside.link import Link, LinkError
     strength = args.degrees is not None or args.mm_s is not None
     if not strength and args.place is None:
-        raise ValueError("say how hard: --degrees DEG (1 to %d) or --mm-s SPEED, or --place SPACE "
+        raise UsageError("say how hard: --degrees DEG (1 to %d) or --mm-s SPEED, or --place SPACE "
                          "to put the marble back" % _max_degrees())
     if strength and args.direction is None:
-        raise ValueError("say which way: --direction cw or --direction ccw")
+        raise UsageError("say which way: --direction cw or --direction ccw")
     angle = None
     if args.place is not None:
         side = ring.load_side(ring.check_side(args.side))
         if args.place not in side:
-            raise ValueError("no space %r on the %s side (it has: %s)" % (args.place, side.name, " ".join(side.ids)))
+            raise UsageError("no space %r on the %s side (it has: %s)" % (args.place, side.name, " ".join(side.ids)))
         angle = side.centre(args.place)
     speed = None
     if args.degrees is not None:
         top = _max_degrees()
         if not 1 <= args.degrees <= top:
-            raise ValueError("--degrees must be from 1 to %d (one lap is 360); to throw the marble "
+            raise UsageError("--degrees must be from 1 to %d (one lap is 360); to throw the marble "
                              "off the ring use --mm-s 2000" % top)
         speed = abs(speed_for_travel(ring.ring_dict(), args.degrees))
     elif args.mm_s is not None:
         if not 0 < args.mm_s <= 5000:
-            raise ValueError("--mm-s must be above 0 and at most 5000 mm/s, not %g" % args.mm_s)
+            raise UsageError("--mm-s must be above 0 and at most 5000 mm/s, not %g" % args.mm_s)
         speed = args.mm_s
     with Link(args.port, ring=None) as link:
         if angle is not None:

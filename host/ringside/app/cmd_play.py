@@ -729,8 +729,8 @@ class Session:
                 return True
             try:
                 self.out("  saved to %s" % self.table.save(words[1]))
-            except OSError as e:
-                self.out("  cannot save: %s" % (e.strerror or e))
+            except GameError as e:        # store.SaveError: the disk refused, in one line
+                self.out("  cannot save: %s" % e)
             return True
         on = None
         if w == "it" and len(words) >= 4 and words[1] == "is" and words[2] == "on":

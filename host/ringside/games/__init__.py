@@ -19,10 +19,12 @@ bag gave, or chance_action() draws it from the game's seeded RNG.
 from __future__ import annotations
 
 import copy
-import json
 import marshal
+import math
 import random
 from dataclasses import dataclass
+
+from ringside.errors import RingsideError
 
 CHANCE = "chance"
 SAVE_FORMAT = 1
@@ -30,7 +32,7 @@ SAVE_FORMAT = 1
 _REGISTRY: dict[str, type] = {}
 
 
-class GameError(Exception):
+class GameError(RingsideError):
     """A game cannot be created or loaded (bad options, corrupt save). The message says why."""
 
 
@@ -91,22 +93,87 @@ def new(name: str, players, seed: int | None = None, options: dict | None = None
 
 
 def load(text: str) -> "Game":
-    """Rebuild a game from to_json() text by replaying its log. Raises GameError if corrupt."""
-    try:
-        d = json.loads(text)
-    except (TypeError, ValueError) as e:
-        raise GameError("the save is not valid JSON: %s" % e) from None
-    if not isinstance(d, dict) or d.get("format") != SAVE_FORMAT:
-        raise GameError("the save is not a Ringside game (format %r)" % (d.get("format") if isinstance(d, dict) else None))
-    try:
-        g = new(d["game"], d["players"], seed=d["seed"], options=d.get("options") or {})
-        for seat, action in d["log"]:
-            g.apply(seat, action)
-    except IllegalAction as e:
-        raise GameError("the save's log does not replay: %s" % e) from None
-    except (KeyError, TypeError, ValueError) as e:
-        raise GameError("the save is damaged: %s" % e) from None
-    return g
+    """Rebuild a game from to_json() text by replaying its log (ringside.store checks it
+    first). Raises GameError (a store.SaveError) saying what is wrong if it is damaged."""
+    from ringside import store
+    return store.load_game(text)
+
+
+# ----- what an action may hold (checked by Game.apply before an engine sees it) -----------
+
+MAX_ACTION_DEPTH = 4          # {"type": ..., "field": [[...]]}
+MAX_ACTION_TEXT = 200         # characters in one string of an action
+MAX_ACTION_INT = 10 ** 9      # no count, index or seat in any game is larger
+MAX_ACTION_NUMBER = 1e6       # degrees, seconds...: finite and far below this
+
+# field kinds an engine's `actions` table uses (see Game.actions)
+_KINDS = {
+    "str": "text",
+    "int": "a whole number",
+    "num": "a number",
+    "bool": "true or false",
+    "id": "a space's id (text or a number)",
+    "seat": "a seat number",
+    "list": "a list",
+}
+
+
+# a ring result (ARCHITECTURE.md): the fields every game on the ring takes
+RING_ACTIONS = {"landed": {"space": "id", "travel": "num", "alt?": "id", "conf?": "num"},
+                "off_ring": {"travel?": "num", "conf?": "num"}}   # conf: the board's confidence, 0-100
+
+
+def check_json_value(v, depth: int = 0, where: str = "the action") -> None:
+    """Refuse (IllegalAction) anything a save cannot hold as JSON, and numbers or text no game
+    could mean: NaN, infinities, 10**400, a million characters, deep nesting, non-text keys."""
+    if depth > MAX_ACTION_DEPTH:
+        raise IllegalAction("%s is nested too deep" % where)
+    if v is None or isinstance(v, bool):
+        return
+    if isinstance(v, int):
+        if not -MAX_ACTION_INT <= v <= MAX_ACTION_INT:
+            raise IllegalAction("%s holds a number out of range" % where)
+        return
+    if isinstance(v, float):
+        if not math.isfinite(v) or abs(v) > MAX_ACTION_NUMBER:
+            raise IllegalAction("%s holds a number out of range (%r)" % (where, v))
+        return
+    if isinstance(v, str):
+        if len(v) > MAX_ACTION_TEXT:
+            raise IllegalAction("%s holds text longer than %d characters" % (where, MAX_ACTION_TEXT))
+        return
+    if isinstance(v, (list, tuple)):
+        if len(v) > 64:
+            raise IllegalAction("%s holds a list of more than 64 entries" % where)
+        for x in v:
+            check_json_value(x, depth + 1, where)
+        return
+    if isinstance(v, dict):
+        if len(v) > 32:
+            raise IllegalAction("%s has more than 32 fields" % where)
+        for k, x in v.items():
+            if not isinstance(k, str) or len(k) > 40:
+                raise IllegalAction("%s has a field name that is not short text: %r" % (where, k if not isinstance(k, str) else k[:40]))
+            check_json_value(x, depth + 1, where)
+        return
+    raise IllegalAction("%s holds %s, which a save cannot hold" % (where, type(v).__name__))
+
+
+def _kind_ok(kind: str, v, n_players: int) -> bool:
+    if kind == "str":
+        return isinstance(v, str)
+    if kind in ("int", "seat"):
+        ok = isinstance(v, int) and not isinstance(v, bool)
+        return ok and (kind == "int" or 0 <= v < n_players)
+    if kind == "num":
+        return isinstance(v, (int, float)) and not isinstance(v, bool)
+    if kind == "bool":
+        return isinstance(v, bool)
+    if kind == "id":
+        return isinstance(v, str) or (isinstance(v, int) and not isinstance(v, bool))
+    if kind == "list":
+        return isinstance(v, list)
+    raise AssertionError("unknown field kind %r" % kind)
 
 
 class Game:
@@ -117,6 +184,14 @@ class Game:
     min_players = 1
     max_players = 1
     default_options: dict = {}
+    # option -> the JSON types it may hold (None: null); a game leaves out what its set-up checks
+    option_types: dict = {}
+    # action type -> {field: kind}; a field written "name?" may be left out. Kinds: str, int,
+    # num, bool, id (text or number), seat (an int seat in range), list. Game.apply refuses an
+    # action of another type, or with a field missing, unknown or of the wrong kind, before the
+    # engine sees it; engines check the values (_validate, or the top of _apply).
+    actions: dict = {}
+    RING_ACTIONS = RING_ACTIONS       # for engines on the ring: dict(Game.RING_ACTIONS, ...)
     capabilities = Capabilities()
 
     def __init__(self, players, seed: int | None = None, options: dict | None = None):
@@ -129,12 +204,17 @@ class Game:
         self.players = [str(p) for p in players]
         if seed is None:
             seed = random.SystemRandom().randrange(2 ** 31)
+        if isinstance(seed, bool) or not isinstance(seed, int):
+            raise GameError("a seed is a whole number, not %s" % _short_repr(seed))
         self.seed = int(seed)
         opts = dict(self.default_options)
+        if not isinstance(options or {}, dict):
+            raise GameError("options are given by name, not as %s" % type(options).__name__)
         for k, v in (options or {}).items():
             if k not in self.default_options:
                 raise GameError("%s has no option %r (it has: %s)"
                                 % (self.name, k, ", ".join(sorted(self.default_options)) or "none"))
+            _check_option(self, k, v)
             opts[k] = v
         self.options = opts
         self.rng = random.Random(self.seed)
@@ -151,17 +231,23 @@ class Game:
         return self._to_act()
 
     def legal_actions(self, seat) -> list[dict]:
-        if self.over or seat not in self.to_act():
+        if self.over or not self.is_seat(seat) or seat not in self.to_act():
             return []
         return self._legal(seat)
 
     def apply(self, seat, action: dict) -> list[dict]:
+        """Apply one action; IllegalAction (nothing changed) if it is not legal now.
+
+        The seat and the action's shape are checked here, the values by the engine, and an
+        engine that refuses half-way is rolled back. Any other exception is a bug in the
+        engine and is not dressed up as the player's mistake."""
         if self.over:
             raise IllegalAction("the game is over")
+        self.check_seat(seat)
         if seat not in self.to_act():
             raise IllegalAction("it is not %s turn (to act: %s)" % (possessive(self.seat_name(seat)), ", ".join(self.seat_name(s) for s in self.to_act())))
-        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-            raise IllegalAction("an action is a dict with a 'type'")
+        self.check_action(seat, action)
+        self._validate(seat, action)
         saved = (_copy(self.state), self.over, copy.deepcopy(self.result), self.rng.getstate())
         try:
             events = self._apply(seat, action)
@@ -169,12 +255,48 @@ class Game:
             self.state, self.over, self.result, rs = saved
             self.rng.setstate(rs)
             raise
-        except (KeyError, TypeError, ValueError, IndexError) as e:
-            self.state, self.over, self.result, rs = saved
-            self.rng.setstate(rs)
-            raise IllegalAction("bad %s action: %s" % (action.get("type"), e)) from None
         self.log.append((seat, copy.deepcopy(action)))
         return events
+
+    def is_seat(self, seat) -> bool:
+        """A seat is an int from 0 to players-1 (never True, False or 1.0) or "chance"."""
+        if isinstance(seat, str):
+            return seat == CHANCE
+        return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.players)
+
+    def check_seat(self, seat) -> None:
+        if self.is_seat(seat):
+            return
+        raise IllegalAction("%s is not a seat: a seat is a number from 0 to %d, or \"chance\""
+                            % (_short_repr(seat), len(self.players) - 1))
+
+    def check_action(self, seat, action) -> None:
+        """The action's shape: a dict with a known 'type', only JSON a save can hold, and (when
+        the engine lists its actions) exactly its fields, each of its kind."""
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            raise IllegalAction("an action is a dict with a 'type'")
+        check_json_value(action)
+        if not self.actions:
+            return
+        kind = action["type"]
+        spec = self.actions.get(kind)
+        if spec is None:
+            raise IllegalAction("%s is not an action of %s (it has: %s)"
+                                % (_short_repr(kind), self.title or self.name, ", ".join(sorted(self.actions))))
+        fields = {f.rstrip("?"): (k, f.endswith("?")) for f, k in spec.items()}
+        for f in action:
+            if f != "type" and f not in fields:
+                raise IllegalAction("a %s action has no field %r (it has: %s)"
+                                    % (kind, f[:40], ", ".join(sorted(fields)) or "none"))
+        for f, (k, optional) in fields.items():
+            if f not in action:
+                if optional:
+                    continue
+                raise IllegalAction("a %s action needs its %r" % (kind, f))
+            v = action[f]
+            if not _kind_ok(k, v, len(self.players)):
+                raise IllegalAction("the %s of a %s action is %s, not %s"
+                                    % (f, kind, _KINDS[k], _short_repr(v)))
 
     def chance_action(self) -> dict:
         """Draw the chance seat's action with the game's seeded RNG (digital play)."""
@@ -183,6 +305,10 @@ class Game:
         return self._chance(self.rng)
 
     def view(self, seat=None) -> dict:
+        """What seat may see; None: a spectator. True is not seat 1: a non-seat sees nothing hidden."""
+        if seat is not None and not self.is_seat(seat):
+            raise IllegalAction("%s is not a seat: a seat is a number from 0 to %d, or None for a spectator"
+                                % (_short_repr(seat), len(self.players) - 1))
         return self._view(seat)
 
     def seat_name(self, seat) -> str:
@@ -193,9 +319,9 @@ class Game:
         return str(seat)
 
     def to_json(self) -> str:
-        return json.dumps({"format": SAVE_FORMAT, "game": self.name, "players": self.players,
-                           "seed": self.seed, "options": self.options,
-                           "log": [[s, a] for s, a in self.log]})
+        """The game's save (docs/saves.md); ringside.store.load_game() reads it back."""
+        from ringside import store
+        return store.game_json(self)
 
     def replay(self, entries: int | None = None) -> "Game":
         """A new game with the same set-up and the first `entries` log entries applied."""
@@ -244,6 +370,9 @@ class Game:
     def _setup(self):
         raise NotImplementedError
 
+    def _validate(self, seat, action) -> None:
+        """An engine's check of an action's values, before anything changes (IllegalAction)."""
+
     def _to_act(self) -> list:
         raise NotImplementedError
 
@@ -263,6 +392,29 @@ class Game:
     def _finish(self, winners: list, scores: dict, reason: str):
         self.over = True
         self.result = {"winners": winners, "scores": scores, "reason": reason}
+
+
+_JSON_TYPES = {"null": type(None), "bool": bool, "int": int, "num": (int, float), "str": str,
+               "list": list, "dict": dict}
+_OPTION_WORDS = {"null": "null", "bool": "true or false", "int": "a whole number", "num": "a number",
+                 "str": "text (a file name)", "list": "a list", "dict": "an object (the data itself)"}
+
+
+def _check_option(game, name, value) -> None:
+    kinds = game.option_types.get(name)
+    if kinds is None:       # the engine's set-up checks it
+        return
+    for k in kinds:
+        t = _JSON_TYPES[k]
+        if isinstance(value, t) and not (k in ("int", "num") and isinstance(value, bool)):
+            return
+    raise GameError("the %s option is %s, not %s"
+                    % (name, " or ".join(_OPTION_WORDS[k] for k in kinds), _short_repr(value)))
+
+
+def _short_repr(v) -> str:
+    r = repr(v)
+    return r if len(r) <= 40 else r[:37] + "..."
 
 
 def _copy(state):

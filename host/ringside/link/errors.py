@@ -1,7 +1,8 @@
 """The serial link's one exception type."""
+from ringside.errors import RingsideError
 
 
-class LinkError(Exception):
+class LinkError(RingsideError):
     """The board cannot be reached, refused a command, or speaks another protocol.
 
     The message is one sentence for the user; `why` holds the board's NACK reason token

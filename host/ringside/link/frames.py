@@ -15,9 +15,10 @@ See docs/protocol.md.
 """
 from ringfw import wire
 from ringfw.wire import _MAX_DIGITS, MAX_FRAME, Frame, _tok_byte, crc32_into
+from ringside.errors import RingsideError
 
 
-class WireError(ValueError):
+class WireError(RingsideError, ValueError):
     """A line that is not a valid frame. The message says why."""
 
 

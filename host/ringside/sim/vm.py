@@ -49,7 +49,10 @@ sys.stdout.write('STATS {}\\n')
 """
 
 
-class VMError(RuntimeError):
+from ringside.errors import RingsideError  # noqa: E402
+
+
+class VMError(RingsideError, RuntimeError):
     pass
 
 

@@ -285,7 +285,7 @@ def test_saves_round_trip_and_corrupt_saves_say_why(tmp_path):
     (tmp_path / "bad.json").write_text(p.read_text()[:-20])
     with pytest.raises(games.GameError, match="not valid JSON"):
         read_save(tmp_path / "bad.json")
-    with pytest.raises(games.GameError, match="cannot read"):
+    with pytest.raises(games.GameError, match="no saved game there"):
         read_save(tmp_path / "missing.json")
 
 

@@ -55,6 +55,7 @@ class Circle(Game):
     capabilities = Capabilities(chance="deck", led="picture",
                                 chance_prompt="turn up the top card of the deck (or pick the first player) and enter it",
                                 bot_levels=("random", "easy", "good"), default_level="easy")
+    option_types = {"data": ("str", "dict", "list", "null")}
 
     # ----- set-up -----
     def _setup(self):
@@ -223,6 +224,14 @@ class Circle(Game):
         s = self.state
         kind = s["need"]["kind"]
         return getattr(self, "_legal_" + kind)(seat)
+
+    # the fields of each action (Game.check_action refuses any other, before _apply runs)
+    actions = {k: {"card": "str"} for k in ("activate", "auction_spy", "draw", "free_neutral", "infiltrate",
+                                              "unmask", "use", "warp")}
+    actions.update({k: {} for k in ("allow", "cancel", "drop", "end", "marker", "pass", "pay_in_full", "raise")})
+    actions.update(agency={"agency": "str"}, division={"division": "str"}, pay={"division": "str"},
+                   first={"seat": "int"}, repel={"guard": "str"}, secret={"division": "str", "n": "int"},
+                   pick={"card?": "str", "seat?": "int", "division?": "str", "front?": "bool"})
 
     def _apply(self, seat, a):
         s = self.state

@@ -61,6 +61,8 @@ class Circleville(Game):
     capabilities = Capabilities(chance="bag and tiles", led="picture",
                                 chance_prompt="draw from the bag or turn up the tile, and enter what came out",
                                 bot_levels=("random", "easy", "good"), default_level="easy")
+    option_types = {"start": ("int", "null"), "board": ("str", "dict", "null"), "tiles": ("str", "dict", "null"),
+                    "solo": ("list", "str", "null"), "difficulty": ("int",), "solo_mats": ("dict", "null")}
 
     # ------------------------------------------------------------------ set-up
     def _setup(self):
@@ -610,6 +612,21 @@ class Circleville(Game):
         return [{"type": "stop"}]
 
     # ------------------------------------------------------------------ apply
+    # the fields of each action (Game.check_action refuses any other, before _apply runs)
+    actions = {k: {} for k in ("beautify_again", "end_turn", "flip_stack", "road_cube", "stop", "swap_upcoming")}
+    actions.update(
+        act={"colour": "str", "action": "str", "tile?": "int", "return?": "int", "section?": "int",
+             "plot?": "int", "boost?": "bool"},
+        use_bonus={"kind": "str", "to?": "int", "tile?": "int", "return?": "int", "section?": "int",
+                   "structure?": "str"},
+        rondel={"space": "int", "ccw?": "bool", "bonus?": "str"}, bonus_action={"keep?": "str"},
+        build={"section": "int"}, resolve={"section": "int"}, move={"to": "int"}, pull={"section": "int", "road": "str"},
+        raze={"structure": "str"}, take_bonus={"year": "int"}, place_flipped={"colour": "str"},
+        swap_mat={"colour": "str", "stack": "int"}, swap_queue={"a": "int", "b": "int"},
+        deal_achievement={"tile": "int"}, reveal_equipment={"tile": "int"}, deal_year_bonus={"kind": "str"},
+        draw={"colour": "str"}, first_player={"seat": "int"}, solo={"step": "id"},
+        solo_draw={"seat": "int", "colour": "str"})
+
     def _apply(self, seat, a):
         if seat == CHANCE:
             return self._apply_chance(a)

@@ -57,6 +57,7 @@ class Darts(Game):
     max_players = 5
     default_options = {"ages": None, "data": None, "ring": None}
     capabilities = Capabilities(ring_side="darts", bot_levels=("random", "easy", "good"), default_level="easy")
+    option_types = {"ages": ("list", "null"), "data": ("str", "dict", "null"), "ring": ("str", "dict", "null")}
 
     # ----- set-up -----
     def _setup(self):
@@ -170,6 +171,10 @@ class Darts(Game):
         return out
 
     # ----- apply -----
+    # the fields of each action (Game.check_action refuses any other, before _apply runs)
+    actions = dict(Game.RING_ACTIONS, lucky_pick={"space": "id", "colour": "int"}, lucky_skip={},
+                   lucky_to={"space": "id"}, starter={"seat": "int"})
+
     def _apply(self, seat, a):
         ph = self.state["phase"]
         t = a["type"]

@@ -145,6 +145,11 @@ class Doubles(Game):
         return (rounds is not None and st["phase"] == "move"
                 and st["quiet"] >= rounds * len(self.players))
 
+    # the fields of each action (Game.check_action refuses any other, before _apply runs)
+    actions = {"add": {"square": "str", "pattern": "int"}, "turn": {"square": "str"}, "remove": {"square": "str"},
+               "toss": {"first": "int"}, "roll": {"value": "int"}, "timeout": {},
+               "propose_end": {}, "accept_end": {}, "refuse_end": {}}
+
     def _apply(self, seat, action):
         st = self.state
         kind = action["type"]

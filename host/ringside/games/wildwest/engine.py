@@ -106,6 +106,7 @@ class WildWest(Game):
     capabilities = Capabilities(ring_side="wildwest", chance="die and bag",
                                 chance_prompt="roll the bandit die, or draw a disc from the bag, and enter what it gave",
                                 bot_levels=("random", "easy", "good"), default_level="easy")
+    option_types = {"ages": ("list", "null"), "data": ("str", "dict", "null"), "ring": ("str", "dict", "null")}
 
     # ----- set-up -----
     def _setup(self):
@@ -256,6 +257,12 @@ class WildWest(Game):
         return {"type": "draw", "disc": rng.choice(discs)}
 
     # ----- apply -----
+    # the fields of each action (Game.check_action refuses any other, before _apply runs)
+    actions = dict(Game.RING_ACTIONS, vote={"space": "id"}, decide={"space": "id"}, ticket={}, resolve={},
+                   deposit={"piece": "str"}, withdraw={"piece": "str"}, done={}, play={}, bet={},
+                   buy_out={}, roll={"face": "str"}, rob={"victim": "int"}, buy={"item": "str"}, dig={},
+                   draw={"disc": "str"}, buy_ranch={}, **{"pass": {}})
+
     def _apply(self, seat, a):
         s = self.state
         t = a["type"]
