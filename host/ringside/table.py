@@ -31,6 +31,7 @@ from pathlib import Path
 from ringside import store
 from ringside.games import GameError, IllegalAction
 from ringside.games import circles_common as cc
+from ringside.errors import UsageError
 
 TABLE_SAVE_FORMAT = store.TABLE_SAVE_FORMAT
 COLOURS = ["ffd000", "0050ff", "ff5000", "00c040", "ffffff"]      # yellow, blue, orange, green, white
@@ -190,17 +191,17 @@ def frame_action(side: cc.RingSide, kind: str, fields: dict) -> dict:
             a["travel"] = _centi(fields["trv"], "trv")
         return a
     if kind != "landed":
-        raise ValueError("%s is not a ring result" % kind)
+        raise UsageError("%s is not a ring result" % kind)
     if "sp" not in fields or "trv" not in fields:
-        raise ValueError("a landed frame needs sp= and trv=")
+        raise UsageError("a landed frame needs sp= and trv=")
     sp = str(fields["sp"])
     if sp not in side:
-        raise ValueError("the board reports space %r, which the %s side does not have" % (sp, side.name))
+        raise UsageError("the board reports space %r, which the %s side does not have" % (sp, side.name))
     a = {"type": "landed", "space": sp, "travel": _centi(fields["trv"], "trv")}
     if "alt" in fields:
         alt = str(fields["alt"])
         if alt not in side or not side.adjacent(sp, alt):
-            raise ValueError("the board reports an ambiguous neighbour %r of %s that is not one" % (alt, sp))
+            raise UsageError("the board reports an ambiguous neighbour %r of %s that is not one" % (alt, sp))
         a["alt"] = alt
     if "conf" in fields:
         a["conf"] = fields["conf"]
@@ -209,7 +210,7 @@ def frame_action(side: cc.RingSide, kind: str, fields: dict) -> dict:
 
 def _centi(v, name):
     if isinstance(v, bool) or not isinstance(v, int):
-        raise ValueError("%s=%r is not a whole number of centidegrees" % (name, v))
+        raise UsageError("%s=%r is not a whole number of centidegrees" % (name, v))
     return round(v / 100.0, 2)
 
 
@@ -220,16 +221,16 @@ def typed_action(game, text: str) -> dict:
     once round); the travel is measured centre to centre. Raises ValueError with the reason."""
     req = game.flick_request()
     if req is None:
-        raise ValueError("no flick is due now")
+        raise UsageError("no flick is due now")
     words = text.replace(",", " ").split()
     if not words:
-        raise ValueError("type a result, e.g. 'landed 12 ccw' or 'off'")
+        raise UsageError("type a result, e.g. 'landed 12 ccw' or 'off'")
     if words[0] in ("off", "off_ring", "offring"):
         return {"type": "off_ring"}
     if words[0] == "landed":
         words = words[1:]
     if not words:
-        raise ValueError("say where it stopped: landed SPACE")
+        raise UsageError("say where it stopped: landed SPACE")
     side = game.side
     space = _find_space(side, words[0])
     direction = None
@@ -248,9 +249,9 @@ def typed_action(game, text: str) -> dict:
         elif w.startswith("laps="):
             laps = int(w[5:])
             if not 0 <= laps <= 3:
-                raise ValueError("laps must be 0 to 3")
+                raise UsageError("laps must be 0 to 3")
         else:
-            raise ValueError("did not understand %r (say cw, ccw, short, lap or laps=N)" % w)
+            raise UsageError("did not understand %r (say cw, ccw, short, lap or laps=N)" % w)
     dirs = req["directions"] if direction is None else [direction]   # a wrong way: the game says so
     origin = req["from"]
     target = req.get("target_travel")
@@ -280,8 +281,8 @@ def _find_space(side, word):
     if len(starts) == 1:
         return starts[0]
     if hits or starts:
-        raise ValueError("%r could be %s: give the space id" % (word, ", ".join(hits or starts)))
-    raise ValueError("there is no space %r on the %s side" % (word, side.name))
+        raise UsageError("%r could be %s: give the space id" % (word, ", ".join(hits or starts)))
+    raise UsageError("there is no space %r on the %s side" % (word, side.name))
 
 
 # ----- the table -------------------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 import importlib
 import json
 import sys
+from ringside.errors import UsageError
 
 
 def _print(result: dict, as_json: bool) -> None:
@@ -21,7 +22,7 @@ def cmd_ring(args) -> int:
     prog = (lambda k: print("  %s" % (k,), file=sys.stderr)) if args.progress else None
     if args.sweep is not None or args.plot:
         if args.ideal:
-            raise ValueError("--sweep measures the physical model; leave out --ideal")
+            raise UsageError("--sweep measures the physical model; leave out --ideal")
         res = ring.sweep(ring.parse_sweep(args.sweep or "all"), flicks=args.flicks,
                          seed=args.seed, side=args.side, crosstalk=not args.no_crosstalk,
                          progress=prog)
@@ -31,7 +32,7 @@ def cmd_ring(args) -> int:
         _print(res, args.json)
         return 0
     if args.ambient is not None and args.ambient not in ring.AMBIENT:
-        raise ValueError("--ambient takes low or high")
+        raise UsageError("--ambient takes low or high")
     res = ring.run(flicks=args.flicks, seed=args.seed, tilt=args.tilt, side=args.side,
                    noise=args.noise, faults=faults,
                    sensor_model="ideal" if args.ideal else "physical", marble=args.marble,

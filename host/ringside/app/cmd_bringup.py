@@ -31,6 +31,7 @@ import statistics
 from pathlib import Path
 
 from ringside.calibration import space_centres, true_range_mm
+from ringside.errors import UsageError
 
 EMPTY_MS = 2500          # empty ring, on the schedule
 TOGETHER_MS = 2000       # empty ring, every sensor at once
@@ -55,7 +56,7 @@ class SimBench:
         self.board = SimBoard(ring_bytes, seed=seed, sensor_model="physical")
         for i, kind in (faults or {}).items():
             if kind not in MOUNT_FAULTS and kind not in ("dead", "stuck", "noisy"):
-                raise ValueError("unknown fault %r for sensor %d (use misaimed, nobaffle, "
+                raise UsageError("unknown fault %r for sensor %d (use misaimed, nobaffle, "
                                  "dead, stuck or noisy)" % (kind, i))
             self.board.model.set_fault(i, kind)
         self.ring_dict = self.board.ring_dict
@@ -153,7 +154,7 @@ def run(bench, side="darts", log=print):
     """Run bring-up on bench (SimBench or LinkBench); returns the report (a dict)."""
     ring = bench.ring_dict
     if side not in ring.get("sides", {}):
-        raise ValueError("no side %r in ring.json (have: %s)" % (side, ", ".join(ring["sides"])))
+        raise UsageError("no side %r in ring.json (have: %s)" % (side, ", ".join(ring["sides"])))
     sensors = ring["sensors"]
     n = len(sensors)
     log("bring-up: %d sensors; first the empty ring" % n)
@@ -329,9 +330,9 @@ def _faults(specs, count):
             i, kind = spec.split(":", 1)
             i = int(i)
         except ValueError:
-            raise ValueError("--fault takes N:KIND, e.g. 3:misaimed (not %r)" % spec) from None
+            raise UsageError("--fault takes N:KIND, e.g. 3:misaimed (not %r)" % spec) from None
         if not 0 <= i < count:
-            raise ValueError("--fault %s: no sensor %d (0..%d)" % (spec, i, count - 1))
+            raise UsageError("--fault %s: no sensor %d (0..%d)" % (spec, i, count - 1))
         out[i] = kind
     return out
 
@@ -347,7 +348,7 @@ def cmd_bringup(args) -> int:
                  if args.fault else ""))
     else:
         if args.fault:
-            raise ValueError("--fault mis-mounts a simulated sensor: not with --port")
+            raise UsageError("--fault mis-mounts a simulated sensor: not with --port")
         bench = LinkBench(args.port)
     try:
         report = run(bench, side=args.side, log=print)

@@ -29,6 +29,7 @@ from ringside import bots as B
 from ringside import games
 from ringside.games import CHANCE, GameError, IllegalAction, possessive
 from ringside.games import circles_common as cc
+from ringside.errors import UsageError
 
 HELP = """\
 How to play from the terminal
@@ -818,15 +819,15 @@ def parse_aim(line: str, directions, limit: float = 1000.0) -> float:
     words = line.lower().split()
     example = "%s 200" % directions[0]
     if len(words) != 2 or words[0] not in cc.DIRECTIONS:
-        raise ValueError("type a direction and a distance in degrees, e.g. '%s'" % example)
+        raise UsageError("type a direction and a distance in degrees, e.g. '%s'" % example)
     if words[0] not in directions:
-        raise ValueError("this flick goes %s only: type e.g. '%s'" % (" or ".join(directions), example))
+        raise UsageError("this flick goes %s only: type e.g. '%s'" % (" or ".join(directions), example))
     try:
         deg = float(words[1])
     except ValueError:
-        raise ValueError("%r is not a number of degrees (e.g. '%s')" % (words[1], example)) from None
+        raise UsageError("%r is not a number of degrees (e.g. '%s')" % (words[1], example)) from None
     if not 1 <= deg <= limit:
-        raise ValueError("aim between 1 and %d degrees" % limit)
+        raise UsageError("aim between 1 and %d degrees" % limit)
     return deg if words[0] == cc.CCW else -deg
 
 

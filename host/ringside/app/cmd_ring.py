@@ -14,6 +14,7 @@ from pathlib import Path
 
 from ringside import ring
 from ringside.calibration import CalibrationError, calibrate  # noqa: F401
+from ringside.errors import UsageError
 
 HELP = """commands:
   cw DEG | ccw DEG     flick clockwise / anticlockwise, aiming to travel DEG degrees
@@ -94,7 +95,7 @@ class RingSession:
     def _centre(self, space_id, side=None):
         sd = self._side(side)
         if str(space_id) not in sd:
-            raise ValueError("no space %r on the %s side (it has: %s)" % (space_id, sd.name, " ".join(sd.ids)))
+            raise UsageError("no space %r on the %s side (it has: %s)" % (space_id, sd.name, " ".join(sd.ids)))
         return sd.centre(str(space_id))
 
     def help_text(self) -> str:
@@ -134,12 +135,12 @@ class RingSession:
         elif cmd in ("cw", "ccw", "flick"):
             if cmd == "flick":
                 if not args:
-                    raise ValueError("flick needs a direction: flick cw 120")
+                    raise UsageError("flick needs a direction: flick cw 120")
                 cmd, args = args[0], args[1:]
             if cmd not in ("cw", "ccw"):
-                raise ValueError("the direction is cw or ccw")
+                raise UsageError("the direction is cw or ccw")
             if not b.marble.on_ring:
-                raise ValueError("the marble is not on the ring: place it first (place 7)")
+                raise UsageError("the marble is not on the ring: place it first (place 7)")
             sign = 1 if cmd == "ccw" else -1
             if args and args[0] == "hard":
                 speed = sign * 1.3 * b.marble.params.off_ring_speed_mm_s
@@ -147,7 +148,7 @@ class RingSession:
                 deg = _number(args[0], "%s needs the degrees to aim, from 1 to %d, e.g. %s 120 (or %s hard)"
                               % (cmd, self.max_deg, cmd, cmd)) if args else 180.0
                 if not 1 <= deg <= self.max_deg:
-                    raise ValueError("aim between 1 and %d degrees (one lap is 360; harder leaves the ring: "
+                    raise UsageError("aim between 1 and %d degrees (one lap is 360; harder leaves the ring: "
                                      "%s hard)" % (self.max_deg, cmd))
                 speed = speed_for_travel(b.ring_dict, sign * deg, b.marble.params)
             frame, _ = b.run_flick(speed, timeout_ms=30000)
@@ -162,7 +163,7 @@ class RingSession:
             self.out("  " + self._truth())
         elif cmd == "place":
             if not args:
-                raise ValueError("place which space? e.g. place 7")
+                raise UsageError("place which space? e.g. place 7")
             b.place(self._centre(args[0]))
             b.advance(1500)
             self._flush()
@@ -184,11 +185,11 @@ class RingSession:
             usage = "fault N KIND: N a sensor from 0 to %d, KIND one of %s or ok (repaired)" % (
                 b.model.count - 1, ", ".join(self.faults))
             if len(args) != 2 or not args[0].isdigit():
-                raise ValueError(usage)
+                raise UsageError(usage)
             i = int(args[0])
             kind = args[1].lower()
             if not 0 <= i < b.model.count or kind not in self.faults + ("ok",):
-                raise ValueError(usage)
+                raise UsageError(usage)
             b.model.set_fault(i, None if kind == "ok" else kind)
             b.advance(1500)
             self._flush()
@@ -213,7 +214,7 @@ class RingSession:
                      % (hb["up"], hb["loop"], hb["drop"], hb["err"], hb["blind"] / 100))
             self.seen = len(b.frames)
         else:
-            raise ValueError("unknown command %r (type help)" % cmd)
+            raise UsageError("unknown command %r (type help)" % cmd)
         return True
 
 
@@ -222,9 +223,9 @@ def _number(word: str, message: str) -> float:
     try:
         v = float(word)
     except ValueError:
-        raise ValueError(message) from None
+        raise UsageError(message) from None
     if v != v or v in (float("inf"), float("-inf")):
-        raise ValueError(message)
+        raise UsageError(message)
     return v
 
 

@@ -18,6 +18,7 @@ import math
 import os
 import random
 import time
+from ringside.errors import UsageError
 
 MAX_ACTIONS = 6000        # a match game longer than this is stopped and counted a draw
 STALL_ACTIONS = 400       # ... and so is one where only turns were made for this many actions
@@ -102,7 +103,7 @@ def self_play(seconds: float, seed: int) -> dict:
 def run(n: int = 400, seed: int = 1, processes: int | None = None, progress=None) -> dict:
     """Self-play throughput and the three bot matches of n two-player games each (JSON-able)."""
     if n < 1:
-        raise ValueError("the number of games must be at least 1, not %d" % n)
+        raise UsageError("the number of games must be at least 1, not %d" % n)
     out = {"game": "doubles", "games": n, "seed": seed}
     out.update(self_play(SELF_PLAY_SECONDS, seed))
     tasks = [(a, b, i, seed) for a, b in MATCHES for i in range(n)]

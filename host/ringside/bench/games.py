@@ -23,6 +23,7 @@ import time
 
 from ringside import games
 from ringside.games import CHANCE, GameError
+from ringside.errors import UsageError
 
 
 def _with_rng(fn):
@@ -62,7 +63,7 @@ def run(game: str, n: int = 100, seed: int = 1, players: int | None = None, leve
     """Play n seeded self-play games of `game`; return throughput and error counts."""
     cls = games.game_class(game)
     if n < 1:
-        raise ValueError("the number of games must be at least 1")
+        raise UsageError("the number of games must be at least 1")
     choose = _bots_of(game, level)
     errors = []
     actions = 0

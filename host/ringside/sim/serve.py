@@ -42,6 +42,7 @@ from pathlib import Path
 
 from ringside.link.frames import WireError, encode, parse
 from ringside.sim.board import SimBoard
+from ringside.errors import UsageError
 
 WRITE_TIMEOUT_S = 0.5     # like the rp2 USB CDC: output waits this long for a reader, then drops
 BOOT_MS = 800             # a reset board's pty comes back after this (MicroPython start, sensor init)
@@ -57,7 +58,7 @@ def _chunk(tag: bytes, data: bytes) -> bytes:
 def png_bytes(width: int, height: int, rgb: bytes) -> bytes:
     """An 8-bit RGB PNG of width x height from rows of r, g, b bytes."""
     if len(rgb) != width * height * 3:
-        raise ValueError("need %d bytes of RGB, got %d" % (width * height * 3, len(rgb)))
+        raise UsageError("need %d bytes of RGB, got %d" % (width * height * 3, len(rgb)))
     row = width * 3
     raw = b"".join(b"\x00" + rgb[y * row:(y + 1) * row] for y in range(height))
     return (b"\x89PNG\r\n\x1a\n" + _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0))
@@ -212,9 +213,9 @@ class SimServer:
                  tilt_deg: float = 0.0, show_leds: bool = False, png: str | None = None,
                  emit_log: str | None = None, out=None, ports: int = 1, sensor_model: str | None = None):
         if speed <= 0:
-            raise ValueError("speed must be above 0, not %r" % speed)
+            raise UsageError("speed must be above 0, not %r" % speed)
         if not isinstance(ports, int) or not 1 <= ports <= 8:
-            raise ValueError("ports must be 1 to 8, not %r" % (ports,))
+            raise UsageError("ports must be 1 to 8, not %r" % (ports,))
         self.nports = ports
         self.ptys: list = []
         self._asked: list = []      # (pty, host seq, kind) of each command passed on, in order
@@ -614,7 +615,7 @@ def serve(args) -> int:
         except OSError as e:
             raise OSError("cannot read %s: %s" % (args.ring, e.strerror)) from None
     if not 1 <= args.ports <= 8:
-        raise ValueError("--ports must be 1 to 8, not %d" % args.ports)
+        raise UsageError("--ports must be 1 to 8, not %d" % args.ports)
     srv = SimServer(ring_bytes, seed=args.seed, speed=args.speed, link_path=args.link,
                     boot_ms=args.boot_ms, place_deg=args.place, tilt_deg=args.tilt,
                     show_leds=args.leds, png=args.png, emit_log=args.emit_log, ports=args.ports,
