@@ -537,7 +537,7 @@ def after_setup_draw(game) -> list:
     d = game.options.get("difficulty", 0) or 0
     if d:
         ev.append(event("solo", "Difficulty %d: the solo players start on space %d of every quadrant track." % (d, d), difficulty=d))
-    ev.append(event("solo", "In a solo game the person always goes first.", seat=0, first=True))
+    ev.append(event("solo", "In a solo game the person always goes first."))
     return ev + game._begin(0)
 
 
