@@ -157,3 +157,14 @@ def test_step_line_says_what_changed_and_what_is_next_in_one_line():
     line = CP.step_line(g, ev)
     assert "\n" not in line and line.startswith(ev[0]["text"])
     assert line.endswith("Next: " + CP.status(g, g.view(None)))
+
+
+def test_long_menus_fold_under_few_headings():
+    g = games.new("circle", ["Ann", "Bob", "Cy"], seed=1)
+    while g.view(None)["deciding"] != "p1":
+        g.apply(g.to_act()[0], g.chance_action() if g.to_act() == [CHANCE] else g.legal_actions(g.to_act()[0])[0])
+    s = g.to_act()[0]
+    acts = g.legal_actions(s)
+    heads = {CP.group(g, s, a) for a in acts}
+    assert len(acts) > 16 and heads <= {"place new secrets", "activate a spy for 2 secrets",
+                                        "activate a face-up neutral spy for free"}

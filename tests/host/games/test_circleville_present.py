@@ -184,3 +184,19 @@ def test_step_line_says_what_changed_and_what_is_next_in_one_line():
     assert line.endswith("Next: " + VP.status(g))
     many = [{"type": "x", "text": "Ann does thing number %d." % i, "seat": 0} for i in range(40)]
     assert len(VP.step_line(g, many)) < 300 and "(and " in VP.step_line(g, many)
+
+
+def test_long_menus_fold_under_few_headings():
+    g = play_checked(["Ann", "Bob", "Cy"], {}, seed=4, steps=300, every=1000)
+    worst = 0
+    for _ in range(300):
+        if g.over:
+            break
+        s = g.to_act()[0]
+        if s != CHANCE:
+            acts = g.legal_actions(s)
+            heads = [VP.group(g, s, a) for a in acts]
+            assert all(h.strip() for h in heads)
+            worst = max(worst, len(set(heads)))
+        g.apply(s, g.chance_action() if s == CHANCE else random.Random(len(g.log)).choice(g.legal_actions(s)))
+    assert 1 < worst <= 16

@@ -375,6 +375,20 @@ def label(game, seat, action) -> str:
     return "%s%s" % (str(t).replace("_", " "), (": " + rest) if rest else "")
 
 
+def group(game, seat, action) -> str:
+    """A short heading under which a long menu folds this action (the screen offers the
+    headings first)."""
+    a = action
+    t = a.get("type")
+    if t == "pick" and isinstance(a.get("seat"), int) and "division" in a:
+        return "a secret of %s" % possessive(_who(game, a["seat"]))
+    return {"secret": "place new secrets", "activate": "activate a spy for 2 secrets",
+            "free_neutral": "activate a face-up neutral spy for free", "use": "use a ready spy",
+            "infiltrate": "infiltrate the Circle", "unmask": "unmask an infiltrated spy",
+            "pick": "choose the target", "draw": "turn up a neutral spy", "agency": "choose an agency",
+            "first": "the first starting player"}.get(t, label(game, seat, a))
+
+
 def event_text(ev) -> str:
     return ev.get("text", "")
 

@@ -1361,11 +1361,12 @@ class Circleville(Game):
             "sections": [{"number": i + 1, "quadrant": b["sections"][i + 1]["quadrant"], "done": s["done"],
                           "red": "%d/%d" % (len(s["red"]), b["sections"][i + 1]["red"]),
                           "blue": "%d/%d" % (len(s["blue"]), b["sections"][i + 1]["blue"]),
+                          # who razed each structure (the cubes on its icon)
+                          "razed_by": [[self.players[x] for x in i2["cubes"]] for i2 in s["icons"]],
                           "structures": [i2["kind"] + ("*" if i2["cubes"] else "") for i2 in s["icons"]],
                           "plots": [p["kind"] or "-" for p in s["plots"]],
-                          # who razed each structure, and whose cubes sit beside each plot (built, improved)
-                          "razed_by": [[self.players[x] for x in i2["cubes"]] for i2 in s["icons"]],
-                          "plot_cubes": [[None if x is None else self.players[x] for x in p["cubes"]] for p in s["plots"]],
+                          # the cubes on each plot (builder's spot, improver's spot): public pieces too
+                          "plot_cubes": [[None if c is None else self.players[c] for c in p["cubes"]] for p in s["plots"]],
                           "beautify": [list(x) for x in s["beautify"]], "number_cube": s["number"],
                           "cubes": {self.players[k]: v[0] for k, v in self.section_cubes(i + 1).items()}}
                          for i, s in enumerate(S["sections"])],

@@ -502,6 +502,27 @@ def label(game, seat, action) -> str:
     return render.words(game, a)
 
 
+def group(game, seat, action) -> str:
+    """A short heading under which a long menu folds this action (the screen offers the
+    headings first): the kind of action, in the rulebook's words."""
+    a = action
+    t = a.get("type")
+    if t == "act":
+        if a["action"] in COLOURS:
+            return BASIC[a["action"]]
+        lv, name = ALTERNATE[a["action"]]
+        return "alternate level %d - %s" % (lv, name)
+    if t == "use_bonus":
+        return "use the %s year bonus tile" % _bonus_name(a["kind"])
+    if t in ("flip_stack", "swap_upcoming", "swap_mat", "swap_queue"):
+        return "use an equipment tile"
+    return {"rondel": "move your assistant on the rondel", "move": "move your supervisor",
+            "bonus_action": "take a bonus action", "end_turn": "end your turn", "raze": "raze a structure",
+            "build": "build a structure", "pull": "pull a cube back", "resolve": "resolve a section first",
+            "take_bonus": "take a year bonus tile", "place_flipped": "place the used year bonus tile",
+            "solo": "the solo player's step", "solo_draw": "a set-up draw"}.get(t, label(game, seat, a))
+
+
 def event_text(ev) -> str:
     return ev.get("text", "")
 
