@@ -498,3 +498,16 @@ def test_register_model_carries_the_physical_signal_and_ambient_rates():
     assert sig == pytest.approx(arr.last[0].signal_mcps, abs=0.01) and sig > 1.0
     assert amb == pytest.approx(arr.last[0].ambient_mcps, abs=0.01) and amb >= 1.49
     assert ((burst[11] << 8) | burst[12]) == arr.last[0].range_mm
+
+
+def test_sweep_plot_writes_a_png(tmp_path):
+    from ringside.bench import ring as bench
+    row = dict(marble="opaque", baffle=True, sensors=12, ambient="low", accuracy=1.0,
+               primary_accuracy=0.98, ambiguous_rate=0.02, misreported=0, no_verdict=0,
+               false_off_ring=0, off_ring_missed=0, latency_ms_p50=200, latency_ms_p95=480,
+               angle_error_deg_p95=0.5)
+    glass = dict(row, marble="glass", accuracy=None, primary_accuracy=None, no_verdict=3,
+                 latency_ms_p50=None, latency_ms_p95=None)
+    out = tmp_path / "sweep.png"
+    bench.plot({"sweep": [row, glass], "flicks": 4, "seed": 1}, str(out))
+    assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 5000

@@ -317,18 +317,27 @@ def plot(result: dict, path: str) -> None:
     rows = result["sweep"]
     labels = ["%s %s %d %s" % (r["marble"], "baffle" if r["baffle"] else "open", r["sensors"],
                                r["ambient"]) for r in rows]
-    panels = (("accuracy", "accuracy (true or flagged)"), ("primary_accuracy", "primary accuracy"),
-              ("ambiguous_rate", "ambiguous rate"), ("misreported", "misreports"),
-              ("latency_ms_p95", "landing latency p95 (ms)"))
-    fig, axes = plt.subplots(1, len(panels), figsize=(4 * len(panels), 0.32 * len(rows) + 2),
+    for r in rows:   # flicks that gave no landing at all, or a false off-ring
+        r.setdefault("lost_share", (r["no_verdict"] + r["false_off_ring"]) / result["flicks"])
+    panels = (("accuracy", "accuracy (true or flagged)", 1.0),
+              ("primary_accuracy", "primary accuracy", 1.0),
+              ("ambiguous_rate", "ambiguous rate", None),
+              ("misreported", "misreports", None),
+              ("lost_share", "no verdict or false off-ring (share)", 1.0),
+              ("latency_ms_p95", "landing latency p95 (ms)", None))
+    fig, axes = plt.subplots(1, len(panels), figsize=(3.4 * len(panels), 0.32 * len(rows) + 2),
                              sharey=True)
     y = list(range(len(rows)))
-    for ax, (key, title) in zip(axes, panels):
+    colours = ["tab:green" if r["marble"] == "opaque" else
+               ("tab:blue" if r["marble"] == "steel" else "tab:orange") for r in rows]
+    for ax, (key, title, top) in zip(axes, panels):
         vals = [r[key] if r[key] is not None else 0 for r in rows]
-        colours = ["tab:green" if r["marble"] == "opaque" else
-                   ("tab:blue" if r["marble"] == "steel" else "tab:orange") for r in rows]
         ax.barh(y, vals, color=colours)
         ax.set_title(title, fontsize=9)
+        if top is not None:
+            ax.set_xlim(0, top)
+        elif not any(vals):
+            ax.set_xlim(0, 1)
         ax.grid(axis="x", alpha=0.3)
         ax.tick_params(labelsize=7)
     axes[0].set_yticks(y)
