@@ -113,10 +113,11 @@ class Controller:
                 fresh = self.fresh
                 ranges = self.ranges
                 statuses = self.statuses
+                sig = self.sensors.signal
                 for i in range(self.n):
                     if fresh[i]:
                         fresh[i] = 0      # consumed (the poller sets only new ones)
-                        tr.feed(now, i, ranges[i], statuses[i])
+                        tr.feed(now, i, ranges[i], statuses[i], sig[i])
                         if self.raw:
                             self._send_raw(i)
                         if self.sense:

@@ -50,6 +50,18 @@ _WMASK = const(255)
 _LOST_MS = const(250)      # no reading of a tracked marble where sensors should see it
 _CHAIN_MS = const(200)     # readings further apart than this do not make a chain
 _FOCUS_V = const(3000)     # cd/s: slower than this, the one sensor that sees it ranges more
+# The empty ring's background, per sensor (learned while nothing moves):
+_BG_WARM = const(32)       # readings averaged plainly before the slow average takes over
+_BG_SHIFT = const(5)       # the slow average's gain: 1/32 a reading
+_BG_AWAY = const(500)      # cd: the marble at least this far outside a window is not in it
+_BG_VALID = const(128)     # valid share (of 255) above which the background returns a range
+_BG_SIG_MIN = const(32)    # signal (9.7 MCPS: 0.25) a return needs: ST's signal-rate limit
+_DEPART_MM = const(8)      # a reading this far from a returning background is a departure...
+_CONTRAST_Q = const(6)     # ... or with 6/4 of the background's signal
+# sigma of one reading from its signal rate, as ST's sigma estimator has it: the VCSEL pulse
+# (4.7 ns: 705 mm of range) over the square root of the photons counted in the final range
+# (3/4 of the budget); in mm: 705 / sqrt(signal_q7 / 128 * budget_ms * 750)
+_PULSE_MM = const(705)
 _BLIND_MS = const(4000)    # longest a marble may stay in a blind region while moving
 _SILENT_MS = const(600)    # a sensor with no reading this long is faulty
 _STILL_T = const(250)      # cd: a reading further than this from the window mean is an outlier
@@ -101,6 +113,12 @@ class Tracker:
         self.heard = bytearray(n)                 # has ever produced a reading
         self.faulty = bytearray(n)
         self.nonsense = array("i", [0] * n)       # count of readings contradicting the track
+        self.rsig = 0                             # the last reading's sigma (cd), from its signal
+        self.empty = False                        # the marble is known to be off the ring
+        self.bg_n = array("H", [0] * n)           # background readings learned
+        self.bg_r16 = array("i", [0] * n)         # its range (valid readings), mm * 16
+        self.bg_valid = bytearray(n)              # share of its readings that were valid, /255
+        self.bg_sig = array("i", [0] * n)         # its signal rate, 9.7 MCPS (as 0x1A)
         self.cover = bytearray(360)               # healthy sensors covering each degree
         self.solo = bytearray(360)                # 1 + the sensor that alone sees a degree
         self.blind = 0
@@ -202,8 +220,9 @@ class Tracker:
         self.evr += 1
         return self.evk[slot]
 
-    def feed(self, now, i, rng, status):
-        """One reading of sensor i: range in mm and a hal.STATUS_* code."""
+    def feed(self, now, i, rng, status, sig=-1):
+        """One reading of sensor i: range in mm, a hal.STATUS_* code and the signal rate
+        (9.7 fixed point MCPS as register 0x1A holds it; -1: not known)."""
         if status == hal.STATUS_NO_ANSWER:
             return  # silence: tick() turns a long one into a fault
         self.last_seen[i] = now
@@ -211,9 +230,21 @@ class Tracker:
         if status == hal.STATUS_HARDWARE_FAIL:
             self._fault(i, FAULT_HARDWARE)
             return
+        valid = status == hal.STATUS_VALID and rng < hal.RANGE_OUT_OF_RANGE
+        if sig >= 0:
+            if self._background(now, i, rng, status, valid, sig):
+                return
+            if valid:
+                rng = self._unblend(i, rng, sig)
+                if rng < 0:
+                    return
         ang = -1
-        if status == hal.STATUS_VALID and rng < hal.RANGE_OUT_OF_RANGE:
+        if valid:
             ang = self.ring.reading_angle(i, rng)
+            self.rsig = 0
+            if sig >= 0 and 0 <= rng < self.ring.range_max:
+                tab = self.ring.offset_table
+                self.rsig = self.sigma_mm16(sig) * (tab[rng + 1] - tab[rng]) // 16
         if self.faulty[i]:
             if ang < 0 or self.state == _NONE or abs(sdiff(ang, wrap(self.pos))) < 600:
                 # the sensor answers and agrees (or sees nothing where nothing is): healthy again
@@ -231,6 +262,85 @@ class Tracker:
             self._at_rest(now, i, ang)
         else:
             self._track(now, i, ang)
+
+    def _background(self, now, i, rng, status, valid, sig):
+        """Learn sensor i's empty-ring background while nothing moves and the marble is not
+        in its window; True if this reading is background (not the marble)."""
+        st = self.state
+        n = self.bg_n[i]
+        known = n >= _BG_WARM // 2 and self.bg_valid[i] >= _BG_VALID
+        if st == _MOVING or st == _SETTLING:
+            learn = False
+        elif st == _NONE:
+            # the ring is known to be empty once the marble was seen to go (taken off, off
+            # the ring: calibration lifts it between spaces); at boot it may lie anywhere
+            learn = self.empty
+        else:    # at rest: learn when the rest point lies well outside this sensor's window
+            r = self.ring
+            off = ((self.rest - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
+            learn = off < r.view_min[i] - _BG_AWAY or off > r.view_max[i] + _BG_AWAY
+        if learn:
+            if valid:
+                d = rng * 16 - self.bg_r16[i]
+                if known and not (-_DEPART_MM * 16 < d < _DEPART_MM * 16
+                                  and sig * 4 < self.bg_sig[i] * _CONTRAST_Q):
+                    learn = False          # the marble (or a hand), not the ring
+            elif status != hal.STATUS_SIGNAL_FAIL and status != hal.STATUS_PHASE_FAIL:
+                learn = False              # min-range, sigma fails: something close, not the ring
+            elif sig > 4 * _BG_SIG_MIN:
+                learn = False
+        if learn:
+            v = 255 if valid else 0
+            if n < _BG_WARM:
+                n += 1
+                self.bg_n[i] = n
+                self.bg_sig[i] += (sig - self.bg_sig[i]) // n
+                self.bg_valid[i] += (v - self.bg_valid[i]) // n
+                if valid:
+                    if self.bg_r16[i] == 0:
+                        self.bg_r16[i] = rng * 16
+                    self.bg_r16[i] += (rng * 16 - self.bg_r16[i]) // n
+            else:
+                self.bg_sig[i] += (sig - self.bg_sig[i]) >> _BG_SHIFT
+                self.bg_valid[i] += (v - self.bg_valid[i]) >> _BG_SHIFT
+                if valid:
+                    self.bg_r16[i] += (rng * 16 - self.bg_r16[i]) >> _BG_SHIFT
+        if valid and learn and n < _BG_WARM:
+            return True    # still learning what this cone sees of the empty ring
+        if not valid or n < _BG_WARM // 2 or self.bg_valid[i] < _BG_VALID:
+            return False   # no background that returns a range: any valid reading may be it
+        # The background returns a range: the marble shows as a departure from it, in range
+        # or in signal. A reading that looks like the background is the background.
+        d = rng * 16 - self.bg_r16[i]
+        if -_DEPART_MM * 16 < d < _DEPART_MM * 16 and sig * 4 < self.bg_sig[i] * _CONTRAST_Q:
+            return True
+        return learn and st == _NONE and sig * 4 < self.bg_sig[i] * _CONTRAST_Q
+
+    def _unblend(self, i, rng, sig):
+        """The marble's own range from a reading that blends it with the background: the
+        device reports the signal-weighted mean of what its cone sees, so with the learned
+        background (range rb, signal sb) and the reading's total signal s,
+            r = (s_m r_m + sb rb) / s,  s_m = s - sb   ->   r_m = (s r - sb rb) / (s - sb).
+        Returns -1 when the marble's part is too weak to say (under the background's)."""
+        if self.bg_n[i] < _BG_WARM // 2 or self.bg_valid[i] < _BG_VALID:
+            return rng          # a background that does not return: nothing blended in
+        if rng > self.ring.range_max:
+            return rng          # out of any window: reading_angle refuses it anyway
+        sb = self.bg_sig[i]
+        sm = sig - sb
+        if sm * 2 < sb:
+            return -1
+        # (in mm, so every product stays a small int: sig < 2^16, ranges < 2^13)
+        rm = (sig * rng - sb * (self.bg_r16[i] >> 4)) // sm
+        return rm if rm > 0 else 0
+
+    def sigma_mm16(self, sig):
+        """One reading's range sigma (mm * 16) from its signal rate (9.7 MCPS), never below
+        the ring's reading_sigma floor: ST's estimator, pulse width over root photon count."""
+        c = sig * self.ring.budget_ms // 64 * 375   # photons: sig/128 * budget * 750
+        if c <= 0:
+            return 16 * 1000
+        return _PULSE_MM * 16 // (isqrt(c) + 1)
 
     def tick(self, now):
         """Called every loop: time-outs (marble lost, sensors silent). Cheap when nothing is due."""
@@ -330,8 +440,9 @@ class Tracker:
             if self.dev_n:
                 return -1     # a reading away from the rest point: every sensor must look
             a = self.rest
-        elif (st == _SETTLING or st == _MOVING) and -_FOCUS_V < self.vel < _FOCUS_V:
-            a = self.pos
+        elif (st == _SETTLING or st == _MOVING) and -_FOCUS_V < self.vel < _FOCUS_V \
+                and not self.turns and not self.tilted:
+            a = self.pos      # (not on a ring that swings: a turning point is not a rest)
         else:
             return -1
         return self.solo[wrap(a) // 100] - 1
@@ -352,6 +463,7 @@ class Tracker:
             if self.cand_n < 3:
                 return
             self.state = _SETTLING
+            self.empty = False
             self.pend = False
             self.hold_t = -1
             self.pos = ang
@@ -371,7 +483,12 @@ class Tracker:
 
     def _at_rest(self, now, i, ang):
         d = sdiff(ang, wrap(self.rest))
-        if -_MOVE_T < d < _MOVE_T:
+        lim = 3 * self.rsig       # a faint reading (far in the window) scatters more
+        if lim < _MOVE_T:
+            lim = _MOVE_T
+        elif lim > 2 * _MOVE_T:
+            lim = 2 * _MOVE_T
+        if -lim < d < lim:
             self.t_seen = now
             # a reading integrated just before a flick still sees the rest point: only a
             # later one breaks a chain of deviating readings
@@ -628,6 +745,9 @@ class Tracker:
             if good * 10 < cnt * 8:
                 return  # too scattered: still moving
             m = s // good
+        d = wx[k0] - m
+        if not -_STILL_T < d < _STILL_T:
+            return   # the newest reading is not where the others are: it moves (again)
         # thirds of the window by time: no trend (m3 - m1), no curve (m1 + m3 - 2 m2)
         s1 = s2 = s3 = 0
         c1 = c2 = c3 = 0
@@ -893,6 +1013,8 @@ class Tracker:
     def _event(self, kind, a, b, c, d, e, f):
         if kind == EV_LANDED or kind == EV_OFF_RING:
             self.armed = False
+        if kind == EV_LOST or kind == EV_OFF_RING:
+            self.empty = True     # (until a marble is found again: _acquire)
         if self.evw - self.evr >= _EVQ:
             self.dropped_events += 1
             return

@@ -58,6 +58,8 @@ class _Device:
         self.b = board
         self.model = board.model
         self.half = board.model.period_ms / 2
+        self.done_at = [0.0] * board.model.count   # when each last result completed
+        self.reads = 0
 
     def start(self, i):
         m = self.model
@@ -72,6 +74,8 @@ class _Device:
     def read(self, i, sched):
         m = self.model
         due = m.next_due_ms(i)
+        self.done_at[i] = due
+        self.reads += 1
         res = m.measure(i, self.b.angle_at(due - self.half), due)
         if res is None:
             return 0             # a dropout: no result this time
@@ -97,7 +101,9 @@ class _Sensors:
     def __init__(self, board):
         self.b = board
         self.count = board.model.count
-        self.sched = Schedule(board.fw_ring, _Device(board), int(round(board.budget_ms)))
+        self.dev = _Device(board)
+        self.sched = Schedule(board.fw_ring, self.dev, int(round(board.budget_ms)))
+        self.ages = []                    # ms from a result's completion to core 0 taking it
         self.hand = HandOver(self.sched)
         self.signal = self.hand.signal
         self.ambient = self.hand.ambient
@@ -118,8 +124,18 @@ class _Sensors:
         if now >= self.sched.wake:       # (sim time starts at 0 and never wraps here)
             self.hand.put(now)
 
+    @property
+    def reads(self):
+        return self.dev.reads
+
     def poll(self, now, ranges, statuses, fresh):
         n = self.hand.take(ranges, statuses, fresh)
+        if n:
+            t = self.b.now
+            done = self.dev.done_at
+            for i in range(self.count):
+                if fresh[i] and statuses[i] != STATUS_NO_ANSWER:
+                    self.ages.append(t - done[i])
         if n and self.b.recording is not None:
             for i in range(self.count):
                 if fresh[i]:
@@ -200,6 +216,9 @@ class SimBoard:
         self.marble = Marble(self.ring_dict, params=physics_params, tilt_deg=tilt_deg,
                              low_deg=low_deg, rng=random.Random(master.getrandbits(32)))
         self.sensor_model = BOARD_DEFAULT_MODEL if sensor_model is None else sensor_model
+        # readings reach the controller through the firmware's own schedule (ringfw.sched),
+        # whichever sensor model answers
+        self.read_schedule = "firmware"
         self.model = SensorArray(self.ring_dict, params=sensor_params,
                                  rng=random.Random(master.getrandbits(32)), faults=faults,
                                  model=self.sensor_model)

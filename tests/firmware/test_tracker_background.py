@@ -1,0 +1,147 @@
+"""The tracker learns each sensor's empty-ring background and sees the marble as a departure
+from it; a reading that blends the marble with the background is un-blended, so the angle is
+not pulled towards the wall."""
+import random
+from pathlib import Path
+
+from ringfw import geometry, hal
+from ringfw import tracker as T
+
+RING = geometry.loads((Path(__file__).resolve().parents[2] / "hardware" / "ring.json").read_bytes())
+S = 3                         # the sensor whose cone sees a wall (no baffle)
+WALL_MM, WALL_SIG = 99, 70    # the wall it sees: 99 mm, 0.55 MCPS (9.7 fixed point)
+DIM = 14                      # what the others' empty cones return: 0.11 MCPS, signal fail
+
+
+def feed_round(tr, t, rnd, sensor_range=None, sensor_sig=None, wall_mm=WALL_MM):
+    """One schedule round: every sensor once. Sensor S reports the wall, or what it is given."""
+    for i in range(RING.sensor_count):
+        if i == S:
+            r = sensor_range if sensor_range is not None else wall_mm + rnd.choice((-1, 0, 0, 1))
+            tr.feed(t, i, r, hal.STATUS_VALID, sensor_sig if sensor_sig is not None else WALL_SIG)
+        else:
+            tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+
+
+def events(tr):
+    out = []
+    ev = [0] * 6
+    while True:
+        k = tr.pop(ev)
+        if not k:
+            return out
+        out.append((k, list(ev)))
+
+
+def empty_ring(tr, rnd):
+    """A tracker that knows the ring is empty, as after the marble was taken off it (the
+    calibration lifts it between spaces: tracker.empty is set by the `lost` event)."""
+    tr.empty = True
+    return 0
+
+
+def run(tr, t0, ms, rnd, **kw):
+    t = t0
+    while t < t0 + ms:
+        feed_round(tr, t, rnd, **kw)
+        t += 34
+        tr.tick(t)
+    return t
+
+
+def test_a_wall_in_a_cone_is_learnt_as_background_not_taken_for_a_marble():
+    rnd = random.Random(1)
+    tr = T.Tracker(RING)
+    tr.begin(0)
+    t = empty_ring(tr, rnd)
+    t = run(tr, t, 3000, rnd)
+    assert events(tr) == []                       # no phantom marble at the wall
+    assert tr.state == T._NONE
+    assert abs(tr.bg_r16[S] / 16 - WALL_MM) < 1.0
+    assert tr.bg_valid[S] > 200 and abs(tr.bg_sig[S] - WALL_SIG) <= 2
+    assert tr.bg_valid[0] < 10 and tr.bg_sig[0] == DIM     # a baffled sensor: no return
+    del t
+
+
+def test_without_signal_rates_the_same_wall_is_taken_for_a_marble():
+    # (what the firmware did before it learned backgrounds: the wall became a marble)
+    rnd = random.Random(1)
+    tr = T.Tracker(RING)
+    tr.begin(0)
+    t = 0
+    while t < 3000:
+        for i in range(RING.sensor_count):
+            if i == S:
+                tr.feed(t, i, WALL_MM + rnd.choice((-1, 0, 1)), hal.STATUS_VALID)
+            else:
+                tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL)
+        t += 34
+        tr.tick(t)
+    assert any(k == T.EV_PLACED for k, _ in events(tr))
+
+
+def test_a_blended_reading_gives_the_marbles_own_range_not_the_walls():
+    rnd = random.Random(2)
+    tr = T.Tracker(RING)
+    tr.begin(0)
+    t = empty_ring(tr, rnd)
+    t = run(tr, t, 1000, rnd)
+    # the marble 60 mm away returns 2.0 MCPS (256); the device blends it with the wall:
+    # r = (s_m r_m + s_b r_b) / (s_m + s_b)
+    s_m, r_m = 256, 60
+    s = s_m + WALL_SIG
+    blended = (s_m * r_m + WALL_SIG * WALL_MM) // s
+    assert blended >= r_m + 7                    # the wall pulls it 8 mm (about 3 degrees) out
+    t = run(tr, t, 2500, rnd, sensor_range=blended, sensor_sig=s)
+    placed = [e for k, e in events(tr) if k == T.EV_PLACED]
+    assert placed, "the marble in front of the wall was not found"
+    want = RING.reading_angle(S, r_m)
+    wall_side = RING.reading_angle(S, blended)
+    got = placed[-1][1]
+    assert abs(geometry.sdiff(got, want)) <= 40            # within 0.4 deg of the marble
+    assert abs(geometry.sdiff(got, wall_side)) > 200       # not the blend's 3 deg off
+
+
+def test_the_background_is_kept_current_while_the_marble_rests_elsewhere():
+    rnd = random.Random(3)
+    tr = T.Tracker(RING)
+    tr.begin(0)
+    t = empty_ring(tr, rnd)
+    t = run(tr, t, 1000, rnd)
+    # the marble rests where sensor 8 alone sees it (far from sensor 3's window)
+    i8 = 8
+    r8 = 70
+    t_end = t + 3000
+    while t < t_end:
+        for i in range(RING.sensor_count):
+            if i == S:
+                tr.feed(t, i, 103 + rnd.choice((-1, 0, 1)), hal.STATUS_VALID, WALL_SIG)
+            elif i == i8:
+                tr.feed(t, i, r8 + rnd.choice((-1, 0, 1)), hal.STATUS_VALID, 600)
+            else:
+                tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+        t += 34
+        tr.tick(t)
+    assert tr.state == T._REST
+    # the wall crept to 103 mm (a warm sensor, a shifted lamp): the background followed,
+    # and the creep was not taken for a second marble
+    assert abs(tr.bg_r16[S] / 16 - 103) < 1.5
+    assert [k for k, _ in events(tr)] == [T.EV_PLACED]     # only the marble, set down
+
+
+def test_a_marble_taken_off_the_ring_tells_the_tracker_the_ring_is_empty():
+    rnd = random.Random(4)
+    tr = T.Tracker(RING)
+    tr.begin(0)
+    assert not tr.empty                       # at boot the marble may lie anywhere
+    t = 0
+    for k in range(90):
+        for i in range(RING.sensor_count):
+            if i == 8 and k < 45:
+                tr.feed(t, i, 70 + rnd.choice((-1, 0, 1)), hal.STATUS_VALID, 600)
+            else:
+                tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+        t += 34
+        tr.tick(t)
+    assert [k for k, _ in events(tr)] == [T.EV_PLACED, T.EV_LOST] and tr.empty
+    assert tr.bg_n[S] == T._BG_WARM and tr.bg_valid[S] == 0   # learnt: this cone sees nothing
