@@ -40,12 +40,27 @@ def test_the_wheel_carries_the_ring_every_data_file_and_the_firmware(wheel):
     assert "ringside/sim/fw_replay.py" in names
 
 
+# what the installed package needs at run time (pyproject's dependencies and theirs), at the
+# versions requirements.txt pins, so the fresh venv holds nothing the package does not ask for
+_RUNTIME = ("pyserial", "numpy", "jsonschema", "attrs", "jsonschema-specifications", "referencing",
+            "rpds-py", "typing_extensions")
+
+
+def _runtime_pins() -> list[str]:
+    pins = {}
+    for line in (ROOT / "requirements.txt").read_text().splitlines():
+        name, _, ver = line.split("#")[0].strip().partition("==")
+        if ver:
+            pins[name.lower()] = "%s==%s" % (name, ver)
+    return [pins[n.lower()] for n in _RUNTIME]
+
+
 def test_an_installed_ringside_plays_darts_on_the_simulated_ring(wheel, tmp_path):
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     py = venv / "bin" / "python"
     res = subprocess.run([sys.executable, "-m", "pip", "--python", str(py), "install", "-q", "--no-deps",
-                          str(wheel), "pyserial==3.5"], capture_output=True, text=True, timeout=300)
+                          str(wheel), *_runtime_pins()], capture_output=True, text=True, timeout=300)
     if res.returncode != 0:
         pytest.skip("cannot install into a fresh venv here: %s" % res.stderr.strip()[-300:])
     env = {"PATH": "/usr/bin:/bin", "HOME": str(tmp_path), "XDG_STATE_HOME": str(tmp_path / "state")}
