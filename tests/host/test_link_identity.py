@@ -159,7 +159,8 @@ def _lit_px(srv):
 
 
 def _wanted(table):
-    return {i: int(c.rstrip("*"), 16) for i, c in enumerate(table._picture())
+    pixels = table.game.presenter.led_frame(table.game)["pixels"]   # what the table paints
+    return {i: int(c.rstrip("*"), 16) for i, c in enumerate(pixels)
             if c not in ("off", "000000")}
 
 

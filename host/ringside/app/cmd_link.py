@@ -5,6 +5,8 @@ from __future__ import annotations
 import sys
 import time
 
+from ringside.errors import UsageError
+
 
 def register(sub) -> None:
     from ringside.sim import serve
