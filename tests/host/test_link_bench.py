@@ -5,7 +5,6 @@ The bench now calibrates the board over the link first, as every ring is before 
 from __future__ import annotations
 
 import io
-import time
 
 from ringside.bench.link import calibrate_over_link
 from ringside.calibration import calibrate
@@ -49,17 +48,13 @@ def test_the_bench_calibrates_the_board_over_the_link(tmp_path):
     try:
         with Link(srv.port) as link:
             got = calibrate_over_link(link, 5.0, spaces=SPACES)   # the bench's speed
-            fitted = {f["sensor"] for f in got["sensors"]}
-            assert {4, 5} <= fitted
-            ctl = srv.board.controller
-            assert all(ctl.ring.off16[i] != 0 for i in (4, 5))   # sent to the board
-            link.command("sim_place", ang=12000)
-            end = time.monotonic() + 3           # the board finds it at rest there
-            while ctl.tracker.rest_angle() < 0 and time.monotonic() < end:
-                time.sleep(0.02)
-            assert abs(ctl.tracker.rest_angle() - 12000) < 300
-            link.flick(240, "ccw")
-            ev = link.wait_for(("landed", "off_ring"), 3)
-            assert ev is not None and ev.kind == "landed"
+            fits = {f["sensor"]: f for f in got["sensors"]}
+            assert {4, 5} <= set(fits)
+            ring = srv.board.controller.ring      # what the board now applies
+            for i, f in fits.items():
+                assert abs(ring.off16[i] - 16 * f["offset_mm"]) <= 1.0   # (fits are rounded)
+                assert abs(ring.scale_q12[i] - 4096 * f["scale"]) <= 1.0
+            # (what that calibration does to the landing is the test above, in virtual time:
+            # in real time on a shared machine its timing would not be the test's own)
     finally:
         srv.stop()

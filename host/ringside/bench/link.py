@@ -113,6 +113,9 @@ class _OverLink:
 
     def place(self, angle, space_id=None):
         self.link.command("sim_place", ang=int(round(angle * 100)) % 36000)
+        # the simulated hand lifts the marble for 600 ms before it sets it down (at a real
+        # table the player presses Enter once it is down): wait that out, and a little more
+        self.advance(800)
 
 
 def calibrate_over_link(link: Link, speed: float, side: str = "darts",
