@@ -86,11 +86,11 @@ def game_class(name: str) -> type:
     return _REGISTRY[name]
 
 
-def new(name: str, players, seed: int | None = None, options: dict | None = None) -> "Game":
+def new(name: str, players, seed: int | None = None, options: dict | None = None) -> Game:
     return game_class(name)(players, seed=seed, options=options)
 
 
-def load(text: str) -> "Game":
+def load(text: str) -> Game:
     """Rebuild a game from to_json() text by replaying its log. Raises GameError if corrupt."""
     try:
         d = json.loads(text)
@@ -197,14 +197,14 @@ class Game:
                            "seed": self.seed, "options": self.options,
                            "log": [[s, a] for s, a in self.log]})
 
-    def replay(self, entries: int | None = None) -> "Game":
+    def replay(self, entries: int | None = None) -> Game:
         """A new game with the same set-up and the first `entries` log entries applied."""
         g = type(self)(self.players, seed=self.seed, options=self.options)
         for seat, action in self.log[:entries]:
             g.apply(seat, action)
         return g
 
-    def undo(self, n: int = 1) -> "Game":
+    def undo(self, n: int = 1) -> Game:
         if n < 0 or n > len(self.log):
             raise IllegalAction("cannot undo %d of %d actions" % (n, len(self.log)))
         return self.replay(len(self.log) - n)
