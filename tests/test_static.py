@@ -112,3 +112,64 @@ def test_the_port_check_fails_on_calls_the_port_does_not_have(tmp_path):
     gaps = "\n".join(port_gaps(tmp_path))
     assert "bad.py:3:" in gaps and "bad.py:4:" in gaps and "bad.py:5:" in gaps, gaps
     assert "bad.py:6:" not in gaps and "bad.py:10:" not in gaps, gaps
+
+
+def test_ruff_finds_nothing_in_the_tree():
+    """ruff with the rules in pyproject.toml's [tool.ruff] over every Python file of the repo."""
+    r = subprocess.run([_tool("ruff"), "check", "--no-cache", "--output-format", "concise", "."],
+                       cwd=ROOT, capture_output=True, text=True)
+    assert r.returncode == 0, "ruff findings (fix them, see [tool.ruff] in pyproject.toml):\n" + r.stdout + r.stderr
+
+
+def _public_modules(pkg: Path):
+    """ringside's public modules: no "_"-prefixed part on the path, except __init__.py."""
+    for f in sorted(pkg.rglob("*.py")):
+        parts = f.relative_to(pkg.parent).parts
+        if any(p.startswith("_") and p != "__init__.py" for p in parts):
+            continue
+        yield f
+
+
+def _unhinted(args: ast.arguments, returns, name: str, method: bool) -> list[str]:
+    """What one def leaves unannotated: each parameter (self/cls exempt) and its return."""
+    missing = []
+    positional = args.posonlyargs + args.args
+    if method and positional and positional[0].arg in ("self", "cls"):
+        positional = positional[1:]
+    for a in positional + args.kwonlyargs:
+        if a.annotation is None:
+            missing.append(a.arg)
+    for a, star in ((args.vararg, "*"), (args.kwarg, "**")):
+        if a is not None and a.annotation is None:
+            missing.append(star + a.arg)
+    if returns is None and name != "__init__":
+        missing.append("return")
+    return missing
+
+
+def missing_hints(pkg: Path) -> list[str]:
+    """Every public function and method of the package (methods of public classes, __init__
+    counted, its return exempt) that leaves a parameter or its return unannotated, as
+    `path:line name: what`."""
+    found = []
+
+    def visit(body, where: str, path: str, in_class: bool):
+        for node in body:
+            if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                visit(node.body, where + node.name + ".", path, True)
+            elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                public = not node.name.startswith("_") or node.name == "__init__"
+                if not public:
+                    continue
+                is_static = any(isinstance(d, ast.Name) and d.id == "staticmethod"
+                                for d in node.decorator_list)
+                missing = _unhinted(node.args, node.returns, node.name, in_class and not is_static)
+                if missing:
+                    found.append("%s:%d %s%s: %s" % (path, node.lineno, where, node.name,
+                                                     ", ".join(missing)))
+
+    for f in _public_modules(pkg):
+        rel = f.relative_to(ROOT).as_posix()
+        visit(ast.parse(f.read_text()).body, "", rel, False)
+    return found
+

@@ -27,9 +27,8 @@ import time
 import machine
 import micropython
 
-from ringfw.compat import const, tadd, tdiff, TICKS_MASK
+from ringfw.compat import const, tdiff, TICKS_MASK
 from ringfw import hal
-from ringfw import sched as S
 
 try:
     _ticks = time.ticks_ms

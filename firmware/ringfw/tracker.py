@@ -16,11 +16,11 @@ Events are queued in fixed slots (kind + 6 ints) for the controller to send.
 from array import array
 
 from ringfw.compat import const, tadd, tdiff
+from ringfw import hal
+from ringfw.geometry import FULL_TURN, HALF_TURN, sdiff, wrap
 # tdiff written out in the hot loops (a call per reading costs more than the arithmetic)
 _TH = const(0x20000000)
 _TM = const(0x3FFFFFFF)
-from ringfw import hal
-from ringfw.geometry import FULL_TURN, HALF_TURN, sdiff, wrap
 
 # event kinds
 EV_MOVING = const(1)      # a: start angle, b: direction (+1 ccw / -1 cw)

@@ -308,7 +308,7 @@ def render_svg(ring: dict, name: str = "ring.json") -> str:
 
     # side rings: first side inside, second outside (radial labels), others skipped
     rings = [(205.0, 232.0, ("#e8f1fb", "#cfe0f4"), False), (236.0, 300.0, ("#f6eee3", "#eadbc6"), True)]
-    for (ri, ro, fills, radial), sname in zip(rings, side_names):
+    for (ri, ro, fills, radial), sname in zip(rings, side_names, strict=False):
         o += _side_ring(sides[sname], ri, ro, fills, radial, sname)
 
     # the track
@@ -488,7 +488,7 @@ def readme_blocks(ring: dict) -> dict[str, str]:
         rows.append(f"| {who} | {_deg(v)} | {100 * v / FULL:.1f} % | {_mm_of(ring, v)} mm |")
     ov = overlaps(ring)
     rows.append("")
-    rows.append(f"Each window overlaps the next one round the ring by "
+    rows.append("Each window overlaps the next one round the ring by "
                 + (f"{_deg(min(ov))}" if min(ov) == max(ov) else f"{_deg(min(ov))} to {_deg(max(ov))}")
                 + " (a negative overlap would be a gap).")
     rows += ["", "| If this sensor fails | The ring is blind over | Blind length |", "| --- | --- | --- |"]

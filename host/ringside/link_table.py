@@ -26,7 +26,7 @@ class LinkTable:
         self.say = say
 
     @classmethod
-    def open(cls, port: str | None, ring_path: Path | None = None, **kw) -> "LinkTable":
+    def open(cls, port: str | None, ring_path: Path | None = None, **kw) -> LinkTable:
         from ringside import ring as ring_mod
         from ringside.link import Link
         ring_path = ring_path if ring_path is not None else ring_mod.default_path()

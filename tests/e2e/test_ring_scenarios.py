@@ -123,7 +123,6 @@ def test_stopping_on_a_boundary(level):
 
 def test_tilted_ring_swings_and_is_reported():
     b = make_board(seed=11, tilt=1.0, low_deg=0.0)
-    n0 = len(b.frames)
     landed = 0
     for travel in (100.0, -140.0, 200.0, -90.0, 160.0):
         frame, _ = b.run_flick(speed_for_travel(b.ring_dict, travel), timeout_ms=30000)

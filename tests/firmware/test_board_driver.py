@@ -312,7 +312,7 @@ def test_neighbours_never_range_at_once_and_each_is_read_when_ready(make_rig):
     assert first[0] - t0 == pytest.approx(period, abs=1.01)
     odd = [t for t, i in got if i == 1]
     assert odd[0] - first[0] == pytest.approx(period, abs=1.01)    # group 1 right after
-    gaps = [b - a for a, b in zip(first, first[1:])]
+    gaps = [b - a for a, b in zip(first, first[1:], strict=False)]
     assert all(abs(g - 2 * period) <= 2.01 for g in gaps)          # a round = two ranges
     # every result was read and released; none were left to be overwritten
     assert all((ranges[i], statuses[i]) == (100 + 10 * i, hal.STATUS_VALID) for i in range(N))
@@ -365,7 +365,7 @@ def test_a_sensor_that_stops_measuring_is_reported_after_four_budgets(make_rig):
     assert reports and statuses[6] == hal.STATUS_NO_ANSWER
     assert rs.sched.stalls == len(reports)
     # a stalled sensor holds its group back 4 budgets (132 ms) at most, then is asked again
-    assert all(b - a >= 33 * 4 for a, b in zip(reports, reports[1:]))
+    assert all(b - a >= 33 * 4 for a, b in zip(reports, reports[1:], strict=False))
     assert all(statuses[i] == hal.STATUS_VALID for i in range(N) if i != 6)
 
 

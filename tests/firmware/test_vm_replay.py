@@ -2,9 +2,8 @@
 allocation in any controller step (every step runs under micropython.heap_lock())."""
 import pytest
 
-from ringside.calibration import calibrate
 from ringside.sim import vm
-from ringside.sim.board import SimBoard, SimTable
+from ringside.sim.board import SimBoard
 from ringside.sim.physics import speed_for_travel
 
 

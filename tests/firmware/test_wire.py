@@ -241,7 +241,7 @@ def test_fuzz_any_stream_in_any_chunks_never_raises_and_keeps_valid_frames(noise
         if safe:
             kept.append(f[:-1])
     cuts = sorted(data.draw(st.lists(st.integers(0, len(stream)), max_size=8)))
-    chunks = [stream[a:b] for a, b in zip([0] + cuts, cuts + [len(stream)])]
+    chunks = [stream[a:b] for a, b in zip([0] + cuts, cuts + [len(stream)], strict=True)]
     out, rd = frames_of(stream, chunks)
     whole, _ = frames_of(stream)
     assert out == whole

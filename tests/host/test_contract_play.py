@@ -190,7 +190,7 @@ def _ringside(args, stdin_lines, timeout, env=None):
     except subprocess.TimeoutExpired:
         p.kill()
         out, err = p.communicate()
-        raise AssertionError("ringside did not finish: %s" % out.decode()[-2000:])
+        raise AssertionError("ringside did not finish: %s" % out.decode()[-2000:]) from None
     return p.returncode, out.decode(), err.decode()
 
 

@@ -48,7 +48,7 @@ def test_level_travel_grows_with_speed():
         flick_and_settle(m, float(v))
         assert m.on_ring
         travels.append(m.travel_deg)
-    assert all(b > a for a, b in zip(travels, travels[1:]))
+    assert all(b > a for a, b in zip(travels, travels[1:], strict=False))
     assert travels[0] < 10.0 and travels[-1] > 360.0  # a soft tap vs more than a full turn
 
 
@@ -146,7 +146,7 @@ def test_tilted_marble_swings_then_settles_in_the_static_band():
     m.place(low - 60.0)
     speeds = flick_and_settle(m, speed_for_travel(RING, 90.0), chunk_ms=5.0)
     moving = [v for v in speeds if v != 0.0]
-    reversals = sum(1 for a, b in zip(moving, moving[1:]) if a * b < 0)
+    reversals = sum(1 for a, b in zip(moving, moving[1:], strict=False) if a * b < 0)
     assert reversals >= 1
     assert len(speeds) * 5.0 > 4000.0  # it swings for seconds, not a quick stop
     off = (m.position_deg - low + 180.0) % 360.0 - 180.0
@@ -163,7 +163,7 @@ def test_tilted_marble_released_outside_the_band_rolls_down_into_it():
         m.step(20.0)
         offs.append((m.position_deg - low + 180.0) % 360.0 - 180.0)
         assert len(offs) < 3000
-    assert all(b <= a for a, b in zip(offs, offs[1:]))  # downhill all the way, no creep back up
+    assert all(b <= a for a, b in zip(offs, offs[1:], strict=False))  # downhill all the way, no creep back up
     assert m.on_ring and abs(offs[-1]) <= m.static_band_deg() + 1e-9
     assert abs(offs[-1]) > m.static_band_deg() - 10.0  # it stops as soon as friction can hold it
 

@@ -103,7 +103,7 @@ def compile_mpy(mpy_cross: Path, src: Path, dest: Path, source_name: str) -> Non
     try:
         res = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError) as e:
-        raise BuildError("could not run mpy-cross on %s: %s" % (source_name, e))
+        raise BuildError("could not run mpy-cross on %s: %s" % (source_name, e)) from e
     if res.returncode != 0 or not dest.is_file():
         msg = "\n".join(ln for ln in (res.stderr or res.stdout).strip().splitlines()
                         if not ln.startswith("Traceback (most recent call last)"))
@@ -220,7 +220,7 @@ def main(argv: list[str] | None = None) -> int:
     for rel, size in files:
         print("  %-*s %7d B" % (width, rel, size))
     total = sum(s for _, s in files)
-    print("  %-*s %7d B in %d files" % (width, "total", total, len(files)))
+    print("  %-*s %7d B in %d files" % (width, "total", total, len(files)))  # noqa: PLE1307 (ruff misreads the * width)
     return 0
 
 

@@ -803,11 +803,11 @@ def _match(line: str, labels, index) -> list:
     """Indices whose label is the line, else those whose label has every word of it."""
     want = line.lower().split()
     idx = list(index)
-    exact = [i for i, lab in zip(idx, labels) if lab.lower() == line.lower().strip()]
+    exact = [i for i, lab in zip(idx, labels, strict=True) if lab.lower() == line.lower().strip()]
     if exact:
         return exact
     out = []
-    for i, lab in zip(idx, labels):
+    for i, lab in zip(idx, labels, strict=True):
         words = lab.lower().replace(",", " ").replace("(", " ").replace(")", " ").split()
         if all(any(w == x or (len(w) > 2 and x.startswith(w)) for x in words) for w in want):
             out.append(i)

@@ -186,7 +186,6 @@ sys.stdout.write('HEAP %%d %%d %%d %%d %%d %%d %%d\\n' %% (a, b, c, d, e, peak_i
 
 
 def _stage_heap_tree(d: Path) -> None:
-    import shutil
     from ringside.app import build_firmware as bf
     from ringside import ring
     cross = bf.mpy_cross_path()

@@ -129,7 +129,6 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
             speed = direction * rng.uniform(1.05, 1.6) * board.marble.params.off_ring_speed_mm_s
         else:
             speed = speed_for_travel(board.ring_dict, direction * rng.uniform(20.0, tmax))
-        n0 = len(board.frames)
         frame, rest_t = board.run_flick(speed, timeout_ms=30000)
         emitted_at = board.now
         at_emit = board.marble.angle_deg if board.marble.on_ring else None
@@ -330,7 +329,7 @@ def plot(result: dict, path: str) -> None:
     y = list(range(len(rows)))
     colours = ["tab:green" if r["marble"] == "opaque" else
                ("tab:blue" if r["marble"] == "steel" else "tab:orange") for r in rows]
-    for ax, (key, title, top) in zip(axes, panels):
+    for ax, (key, title, top) in zip(axes, panels, strict=True):
         vals = [r[key] if r[key] is not None else 0 for r in rows]
         ax.barh(y, vals, color=colours)
         ax.set_title(title, fontsize=9)

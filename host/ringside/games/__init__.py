@@ -88,7 +88,7 @@ def game_class(name: str) -> type:
     return _REGISTRY[name]
 
 
-def new(name: str, players, seed: int | None = None, options: dict | None = None) -> "Game":
+def new(name: str, players, seed: int | None = None, options: dict | None = None) -> Game:
     return game_class(name)(players, seed=seed, options=options)
 
 
@@ -323,14 +323,14 @@ class Game:
         from ringside import store
         return store.game_json(self)
 
-    def replay(self, entries: int | None = None) -> "Game":
+    def replay(self, entries: int | None = None) -> Game:
         """A new game with the same set-up and the first `entries` log entries applied."""
         g = type(self)(self.players, seed=self.seed, options=self.options)
         for seat, action in self.log[:entries]:
             g.apply(seat, action)
         return g
 
-    def undo(self, n: int = 1) -> "Game":
+    def undo(self, n: int = 1) -> Game:
         if n < 0 or n > len(self.log):
             raise IllegalAction("cannot undo %d of %d actions" % (n, len(self.log)))
         return self.replay(len(self.log) - n)

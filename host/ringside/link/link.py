@@ -161,7 +161,7 @@ class Link:
         self._quiet: dict[str, tuple[int, float]] = {}   # port -> (failures, next try)
 
     # ----- life cycle -----
-    def open(self) -> "Link":
+    def open(self) -> Link:
         """Connect and handshake (raises LinkError), then keep the link up in the background."""
         if self._threads:
             return self

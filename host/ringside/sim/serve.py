@@ -90,7 +90,7 @@ def ring_image(colours, led_angles_deg, size: int = 240) -> bytes:
         if 0 <= x < size and 0 <= y < size:
             j = 3 * (y * size + x)
             img[j:j + 3] = bytes((50, 50, 58))
-    for col, ang in zip(colours, led_angles_deg):
+    for col, ang in zip(colours, led_angles_deg, strict=True):
         a = math.radians(ang)
         cx = c + rr * math.cos(a)
         cy = c - rr * math.sin(a)
@@ -398,7 +398,7 @@ class SimServer:
             pass
 
     # ----- running -----
-    def start(self) -> "SimServer":
+    def start(self) -> SimServer:
         self._thread = threading.Thread(target=self.run, name="ringside-sim", daemon=True)
         self._thread.start()
         return self

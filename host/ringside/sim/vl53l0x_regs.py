@@ -36,7 +36,7 @@ from __future__ import annotations
 import errno
 import time
 import types
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from ringfw import busio_shim
 from ringfw.hal import STATUS_VALID, encode_range_status

@@ -6,7 +6,6 @@ the controller wrote to its serial port (hex) and its statistics.
 """
 from __future__ import annotations
 
-import json
 import shutil
 import tempfile
 from pathlib import Path

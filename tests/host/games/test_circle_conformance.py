@@ -69,7 +69,7 @@ def test_views_show_each_seat_the_table_but_not_the_deck():
         assert v["deck_size"] == len(g.state["deck"])
         assert not any('"%s"' % c in text for c in g.state["deck"])
         assert len(v["wheel"]) == 8 and v["wheel_ready_number"] == 8
-        assert [p["secrets"] for p in v["players"]] == [dict(zip(("INT", "SUP", "REC", "OPS"), p["secrets"]))
+        assert [p["secrets"] for p in v["players"]] == [dict(zip(("INT", "SUP", "REC", "OPS"), p["secrets"], strict=True))
                                                         for p in g.state["players"]]
 
 

@@ -86,10 +86,10 @@ def test_the_picture_shows_the_time_wheel_and_the_agencies_as_the_view_has_them(
         marks = by_label[str(w["number"])]["marks"]
         assert [m["text"].split(" ")[0] for m in marks] == [e["card"] for e in w["spies"]]
         assert [m["seat"] for m in marks] == [e["owner"] for e in w["spies"]]
-        assert all(m["colour"] == ("grey" if e["owner"] is None else e["colour"]) for m, e in zip(marks, w["spies"]))
+        assert all(m["colour"] == ("grey" if e["owner"] is None else e["colour"]) for m, e in zip(marks, w["spies"], strict=True))
     agencies = pic["sections"][1]
     assert agencies["kind"] == "table"
-    for row, pl in zip(agencies["rows"], v["players"]):
+    for row, pl in zip(agencies["rows"], v["players"], strict=False):
         assert row[0] == pl["name"] and row[3] == str(pl["vp"])
         assert row[4:8] == [str(pl["secrets"][c]) for c in ("INT", "SUP", "REC", "OPS")]
     assert agencies["rows"][-1][:4] == ["the Circle", "-", "-", str(v["circle_vp"])]

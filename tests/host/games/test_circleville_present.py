@@ -110,7 +110,7 @@ def test_the_picture_shows_the_rondel_the_town_and_the_mats_as_the_view_has_them
     assert [p["colour"] for p in pic["players"]] == ["yellow", "purple", "teal"]    # never an action colour
     rondel, town, table = pic["sections"][:3]
     assert rondel["kind"] == "track" and len(rondel["steps"]) == 8
-    for step, r in zip(rondel["steps"], v["rondel"]):
+    for step, r in zip(rondel["steps"], v["rondel"], strict=True):
         assert step["label"].startswith("%d %s" % (r["space"], r["colour"]))
         assert [m["seat"] for m in step["marks"]] == [g.players.index(n) for n in r["assistants"]]
     assert town["kind"] == "grid" and town["columns"] == ["quadrant %d" % q for q in (1, 2, 3, 4)]
@@ -119,7 +119,7 @@ def test_the_picture_shows_the_rondel_the_town_and_the_mats_as_the_view_has_them
     assert [r["label"] for r in town["rows"]] == ["inner", "middle", "middle", "outer", "outer"]
     worked = [s for s in v["sections"] if s["done"] or s["cubes"] or any(x.endswith("*") for x in s["structures"])]
     assert [row[0] for row in table["rows"]] == [str(s["number"]) for s in worked] and worked
-    for row, s in zip(table["rows"], worked):
+    for row, s in zip(table["rows"], worked, strict=True):
         if s["done"]:
             assert row[1].startswith("complete")
             continue
@@ -128,7 +128,7 @@ def test_the_picture_shows_the_rondel_the_town_and_the_mats_as_the_view_has_them
             if x.endswith("*"):
                 assert "%s razed by %s" % (x[:-1], " and ".join(s["razed_by"][i])) in row[2]
     mats = next(s for s in pic["sections"] if s["title"].startswith("Player mats"))
-    for row, p in zip(mats["rows"], v["players"]):
+    for row, p in zip(mats["rows"], v["players"], strict=False):
         assert row[0] == p["name"] and row[1].startswith("%d (" % p["levels"]["red"]) and row[7] == str(p["supply"])
     text = json.dumps(pic)
     assert "structures gn" not in text and "0:G/G" not in text      # the old cryptic lines are gone

@@ -541,7 +541,7 @@ def test_whole_games_end_count_everything_and_replay_exactly(names):
     S = g.state
     tiles = sum(S["bag"].values()) + sum(1 for st in S["stacks"] for x in st if x is not None)
     tiles += sum(1 for x in S["upcoming"] if x is not None) + sum(S["box"].values())
-    for seat, pl in g.solo_players.items():
+    for seat in g.solo_players:
         st = S["solo"][seat]
         tiles += sum(st["columns"].values()) if "columns" in st else sum(1 for t in st["tiles"] if t)
     tiles += sum(col.count("tile") for col in S["players"][0]["mat"].values())

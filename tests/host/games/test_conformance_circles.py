@@ -77,7 +77,7 @@ def junk_actions(g, seat, rng):
         for k in list(b):
             if k != "type":
                 b[k] = rng.choice([None, "x", -7, 99, [1], {"a": 1}])
-        if b not in legal and not (b.get("type") in cc.RING_TYPES):
+        if b not in legal and b.get("type") not in cc.RING_TYPES:
             out.append((seat, b))
     return out
 

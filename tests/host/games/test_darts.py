@@ -420,7 +420,6 @@ def test_a_tie_for_fewest_points_goes_to_the_younger_player():
 
 def _round_with(g, plan):
     """Play one round: plan[seat] = list of 4 spaces (None = miss)."""
-    s = g.state
     for k in range(4 * len(g.players)):
         seat = g.to_act()[0]
         sid = plan[seat][k // len(g.players)]

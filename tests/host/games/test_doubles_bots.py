@@ -175,11 +175,11 @@ def test_on_a_locked_board_the_strong_bot_spends_a_remove():
     squares = g.geo.squares
     layout = [1, 2, 3, 4, 1, 2, 3, 4, 1, 2, 3, 4]          # 2 players fill all 12 squares
     owner = [0, 0, 0, 0, 1, 1, 1, 1, 0, 1, 0, 1]
-    for sq, p, o in zip(squares, layout, owner):
+    for sq, p, o in zip(squares, layout, owner, strict=True):
         g.state["hands"][o][p - 1] -= 1
         g.state["board"][g.geo.index[sq]] = [o, p, LR]
     bot = B.StrongBot(0, budget_s=60.0)
-    for k in range(14):
+    for _ in range(14):
         seat = g.state["turn"]
         g.apply(CHANCE, {"type": "roll", "value": 4})
         act = bot.choose(g, seat) if seat == 0 else {"type": "turn", "square": "a2"}

@@ -59,7 +59,7 @@ def test_random_games_end_and_never_raise(n, seeds):
         if g.over:
             r = g.result
             top = max(g.state["scores"])
-            assert r["scores"] == dict(zip(g.players, g.state["scores"]))
+            assert r["scores"] == dict(zip(g.players, g.state["scores"], strict=True))
             if r["reason"].endswith("points"):
                 assert r["winners"] == [g.log[-1][0]] and top >= 25
             else:

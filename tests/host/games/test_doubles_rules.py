@@ -276,7 +276,7 @@ def test_a_circle_only_forms_round_a_corner_shared_by_four_squares_in_play():
 def test_rows_not_in_play_are_shown_greyed_and_hatched():
     g = new(2)
     v = g.view()
-    for r, row in zip(v["rows"], v["grid"]):
+    for r, row in zip(v["rows"], v["grid"], strict=True):
         assert all(sq["in_play"] == (r["colour"] == "red") for sq in row)
     lines = render(v).splitlines()
     assert any(line.startswith("1 green") and "//////" in line and "not in play" in line for line in lines)

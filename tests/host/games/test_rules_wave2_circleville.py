@@ -19,7 +19,7 @@ def _stuck_solo_town(seed=3):
     for n in range(1, 21):
         if n not in (4, 9):
             complete(g, n)
-    for n, other in ((4, 9), (9, 4)):
+    for n in (4, 9):
         sec, b = g._sec(n), g.board["sections"][n]
         sec["red"] = [SOLO] * (b["red"] - 1)
         sec["blue"] = [SOLO] * (b["blue"] - 1)

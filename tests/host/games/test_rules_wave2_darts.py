@@ -29,7 +29,7 @@ def test_the_offered_flicks_are_exactly_the_opposing_space_rule():
         assert len(set(results)) == len(results)
         assert {r[1] for r in results if r[0] == "placed"} == set(g.side.ids)
         assert ("short",) in results and ("off",) in results
-        for x, r in zip(acts, results):
+        for x, r in zip(acts, results, strict=True):
             if x["type"] != "landed":
                 continue
             steps = cc.read_flick(g.side, origin, x).steps

@@ -386,7 +386,7 @@ def test_steal_a_silver_from_a_chosen_victim():
 
 
 def test_steal_a_gold_a_shovel_a_ticket():
-    for face, key in (("gold", "purse"), ("shovel", "shovels"), ("ticket", "tickets")):
+    for face in ("gold", "shovel", "ticket"):
         g = new(2)
         if face == "gold":
             purse(g, 1, gold=1)
@@ -533,7 +533,6 @@ def test_the_mine_pays_the_outermost_space_with_discs_to_a_wagon():
     for k in range(8):
         g.state["active"] = 0
         g.state["marble"] = "gold-3" if k % 2 else "bank-1"
-        before = M.value(g.state["purse"][0])
         purse(g, 0)
         land(g, "mine-1" if k % 2 == 0 else "mine-2")
         got.append(M.value(g.state["purse"][0]))

@@ -1104,7 +1104,7 @@ class Circle(Game):
         for p, pl in enumerate(s["players"]):
             players.append({"name": self.players[p], "seat": p, "colour": PIECE_COLOURS[p],
                             "agency": pl["agency"], "marker": "active" if pl["marker"] else "passive",
-                            "vp": pl["vp"], "secrets": dict(zip(COLOURS, pl["secrets"])),
+                            "vp": pl["vp"], "secrets": dict(zip(COLOURS, pl["secrets"], strict=True)),
                             "ready": list(pl["ready"]), "bodyguards": list(pl["guards"]),
                             "in_front": [dict(f) for f in pl["front"]],
                             "infiltrated": list(pl["infiltrated"]), "moths": pl["moths"],

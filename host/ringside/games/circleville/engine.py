@@ -878,7 +878,7 @@ class Circleville(Game):
         if kind == "equipment":
             S["equipment"].remove(tid)
         else:
-            for r, ids in S["table"].items():
+            for ids in S["table"].values():
                 if tid in ids:
                     ids.remove(tid)
         p["tiles"].append({"kind": kind, "id": tid})
@@ -916,7 +916,7 @@ class Circleville(Game):
     def _resolve(self, seat, num):
         S = self.S
         n = len(self.players)
-        sec, b = self._sec(num), self.board["sections"][num]
+        b = self.board["sections"][num]
         cubes = self.section_cubes(num)
         order = sorted(cubes, key=lambda x: (-cubes[x][0], -cubes[x][1], (x - seat) % n))
         values = _rank_values(b["score"], n, self.board["highlighted_rank"])

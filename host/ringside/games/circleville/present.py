@@ -301,7 +301,7 @@ def _held(game, tile) -> str:
 
 def _mats(game, v):
     rows = []
-    for i, p in enumerate(v["players"]):
+    for p in v["players"]:
         if p["name"] in (v.get("solo") or {}):
             continue
         rows.append([p["name"]] + ["%d (%s)" % (p["levels"][c], _mat_cell(p["mat"][c])) for c in COLOURS]
@@ -535,7 +535,7 @@ def step_line(game, events, width: int = 160) -> str:
     so a screen need not redraw the whole table after every small action."""
     said = [e.get("text", "").rstrip(".") for e in events if e.get("type") not in QUIET and e.get("text")]
     head = ""
-    for i, t in enumerate(said):
+    for i in range(len(said)):
         more = "; ".join(said[:i + 1])
         if len(more) > width and i:
             head = "; ".join(said[:i]) + " (and %d more)" % (len(said) - i)

@@ -156,9 +156,9 @@ def _corner_gains(board, four, yellow, hand, score, on_board):
     else:
         return None
     facing = (pa, pb, pc, pd)
-    pair_yellow = any(yellow[q] for (q, _), p in zip(four, facing) if p == pat)
+    pair_yellow = any(yellow[q] for (q, _), p in zip(four, facing, strict=True) if p == pat)
     out = None
-    for (q, f), p in zip(four, facing):
+    for (q, f), p in zip(four, facing, strict=True):
         if p == pat:
             continue
         piece = board[q]
@@ -196,7 +196,7 @@ def best_gains(geo, pos, mover) -> list:
     for four in geo.corners:
         g = _corner_gains(board, four, geo.yellow, hand, score, on_board)
         if g is not None:
-            out = [x if x > y else y for x, y in zip(out, g)]
+            out = [x if x > y else y for x, y in zip(out, g, strict=True)]
     return out
 
 
@@ -338,14 +338,14 @@ class StrongBot:
                         touch = square_corners[s]
                         for ki, vec in enumerate(vecs):
                             if vec is not None and ki not in touch:
-                                ex = [x if x > y else y for x, y in zip(ex, vec)]
+                                ex = [x if x > y else y for x, y in zip(ex, vec, strict=True)]
                         excl[s] = ex
                     board[s] = piece
                     tot = ex
                     for ki in square_corners[s]:
                         vec = _corner_gains(board, corners[ki], yellow, hand_n, score_n, on_board)
                         if vec is not None:
-                            tot = [x if x > y else y for x, y in zip(tot, vec)]
+                            tot = [x if x > y else y for x, y in zip(tot, vec, strict=True)]
                     board[s] = old
                     t = sum(tot) / 4.0
                     g = 0
@@ -401,7 +401,7 @@ class StrongBot:
             first.sort(key=lambda t: -t[0])
             deeper = {}
             try:
-                for v, m, p2, g, ended in first:
+                for _v, m, p2, g, ended in first:
                     deeper[m] = g if ended else g + self._reply_value(geo, p2, seat, opp, deadline)
                 values = deeper
                 reached = 2

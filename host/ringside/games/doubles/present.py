@@ -60,7 +60,7 @@ def players(game) -> list:
 def grid_section(game, ascii_only: bool = False) -> dict:
     v = game.view(None)
     rows = []
-    for r, row in zip(v["rows"], v["grid"]):
+    for r, row in zip(v["rows"], v["grid"], strict=True):
         cells = []
         for sq in row:
             pc = sq["piece"]

@@ -44,7 +44,7 @@ def render(view: dict, ascii_only: bool = False, history: int = 8) -> str:
     w = len(_cell(view["grid"][0][0], ascii_only))
     label = max(len("%s %s" % (r["name"], r["colour"])) for r in view["rows"])
     out.append(" " * (label + 1) + "".join(c.center(w) for c in view["columns"]))
-    for r, row in zip(view["rows"], view["grid"]):
+    for r, row in zip(view["rows"], view["grid"], strict=True):
         out.append(("%s %s" % (r["name"], r["colour"])).ljust(label) + " "
                    + "".join(_cell(sq, ascii_only) for sq in row)
                    + ("" if r["in_play"] else "  not in play"))

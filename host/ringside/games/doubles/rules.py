@@ -38,7 +38,7 @@ class Pos:
         self.scores = scores
         self.removes = removes
 
-    def copy(self) -> "Pos":
+    def copy(self) -> Pos:
         return Pos(self.board[:], [h[:] for h in self.hands], self.scores[:], self.removes[:])
 
 

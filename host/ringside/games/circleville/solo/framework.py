@@ -141,7 +141,7 @@ class SoloPlayer:
 
     # --- the mat
     @classmethod
-    def load(cls, spec=None) -> "SoloPlayer":
+    def load(cls, spec=None) -> SoloPlayer:
         data, source = read_mat(cls.name, spec)
         mat = validate_common(data, cls.name, source)
         mat.update(cls.validate_mat(data, source))

@@ -108,7 +108,6 @@ class Katherine(SoloPlayer):
 
     # --- step 2
     def take_actions(self, game, seat):
-        S = game.state
         i = mine(game, seat)["space"]
         s = self.mat["track"][i]
         q = s["quadrant"]
