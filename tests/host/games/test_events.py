@@ -28,12 +28,7 @@ SEEDS = (1, 2)
 MAX_ACTIONS = 3000
 
 # Events that may carry nothing but their text; an entry needs its reason beside it.
-TEXT_ONLY = {
-    # the solo set-up's statement of the rule "the person always goes first" (seat 0 by the
-    # rule itself; the turn event that follows names the seat). Its line sits next to the
-    # "ring" helper's change in solo/framework.py, so it keeps its text alone to merge cleanly.
-    ("circleville", "solo", "In a solo game the person always goes first."),
-}
+TEXT_ONLY: set = set()   # none today: every event carries fields
 # the fields that say which seat(s) an event is about
 WHO = {"seat", "seats", "winners", "owner", "loser", "victim", "winner", "first", "starter"}
 
