@@ -222,3 +222,12 @@ def test_screen_draws_the_ring_as_a_ring():
     row = {sid: next(i for i, ln in enumerate(lines) if re.search(r"(^|[ (])%s( |\)|$)" % sid, ln))
            for sid in ("7", "18", "9", "2")}
     assert row["7"] <= top + 1 and row["18"] > row["9"] > row["7"]
+
+
+def test_doubles_end_by_agreement_reads_as_words():
+    """The end-by-agreement actions (docs/rules/doubles.md) are offered in words, not as data."""
+    from ringside.games.doubles import present
+    g = games.new("doubles", ["Ann", "Bob"], seed=1)
+    for t in ("propose_end", "accept_end", "refuse_end"):
+        words = present.label(g, 0, {"type": t})
+        assert "end the game" in words and "_" not in words and "{" not in words

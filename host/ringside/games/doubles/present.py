@@ -123,6 +123,12 @@ def _piece(game, seat, piece) -> str:
     return "%s %s %d (facing %s)" % (whose, PATTERN_NAMES[p], p, CORNER_NAMES[f])
 
 
+# option agree_end (docs/rules/doubles.md, this version's addition)
+_AGREEMENT = {"propose_end": "propose to end the game here (the highest score wins)",
+              "accept_end": "agree to end the game here (the highest score wins)",
+              "refuse_end": "play on (refuse to end the game)"}
+
+
 def label(game, seat, a) -> str:
     t = a.get("type")
     st = game.state
@@ -132,6 +138,8 @@ def label(game, seat, a) -> str:
         return "the die shows %d" % a.get("value")
     if t == "timeout":
         return "the time ran out: the turn passes"
+    if t in _AGREEMENT:
+        return _AGREEMENT[t]
     sq = a.get("square")
     i = game.geo.index.get(sq)
     die = st["die"] or 0
