@@ -306,7 +306,7 @@ def test_the_written_schema_is_the_one_the_reader_applies():
     refuses for its shape, log entries included (the reader checks those in a quicker way)."""
     full = store._Validator(store.TABLE_SCHEMA)
     assert full.is_valid(GOOD)
-    for name, make, fault in CORRUPTIONS:
+    for name, make, _fault in CORRUPTIONS:
         if name in ("a seat false in the log", "a seat 1.0 in the log", "a log entry is not a pair",
                     "an action without a type", "an action that is a list", "seed 1.5", "options as a list"):
             assert not full.is_valid(json.loads(make())), name

@@ -92,7 +92,7 @@ def new(name: str, players, seed: int | None = None, options: dict | None = None
     return game_class(name)(players, seed=seed, options=options)
 
 
-def load(text: str) -> "Game":
+def load(text: str) -> Game:
     """Rebuild a game from to_json() text by replaying its log (ringside.store checks it
     first). Raises GameError (a store.SaveError) saying what is wrong if it is damaged."""
     from ringside import store
