@@ -509,7 +509,7 @@ class Table:
             "it leave the ring" if not on else "it stop on %s" % a["space"]))
         return a
 
-    def wait_result(self, timeout_ms: int, step_ms: int = 20, interrupt: Callable[[], object] | None = None) -> dict | None:
+    def wait_result(self, timeout_ms: int, step_ms: int = 20, interrupt: Callable[[], dict | None] | None = None) -> dict | None:
         """Wait for the board's landed / off_ring frame; malformed frames are logged and
         skipped. interrupt() -> truthy stops early (typed input at a real table)."""
         waited = 0

@@ -187,7 +187,7 @@ class Game:
             raise IllegalAction("nothing is left to chance now")
         return self._chance(self.rng)
 
-    def view(self, seat: int | None = None) -> dict:
+    def view(self, seat: int | str | None = None) -> dict:
         return self._view(seat)
 
     def seat_name(self, seat: int | str) -> str:

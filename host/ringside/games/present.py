@@ -98,7 +98,7 @@ def ring(title: str, spaces: list[dict], marble: dict | None = None) -> dict:
     return {"kind": "ring", "title": title, "spaces": spaces, "marble": marble}
 
 
-def ring_space(sid: str, label: str, start_deg: float, end_deg: float, marks: list = (), highlight: bool = False) -> dict:
+def ring_space(sid: str, label: str, start_deg: float, end_deg: float, marks: list | tuple = (), highlight: bool = False) -> dict:
     return {"id": sid, "label": label, "start_deg": start_deg, "end_deg": end_deg,
             "marks": list(marks), "highlight": bool(highlight)}
 

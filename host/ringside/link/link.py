@@ -111,7 +111,7 @@ def _colour(c) -> str:
 class Link:
     """A board over serial. See the module docstring; docs/protocol.md has the messages."""
 
-    def __init__(self, port: str | None = None, *, ring: str | Path | bytes | None = _DEFAULT, silence_s: float = SILENCE_S,
+    def __init__(self, port: str | None = None, *, ring: str | Path | bytes | object | None = _DEFAULT, silence_s: float = SILENCE_S,
                  command_timeout_s: float = COMMAND_TIMEOUT_S,
                  handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S, reconnect: bool = True,
                  discover: Callable[[], Iterable] | None = None, comports: Callable[[], list] | None = None, heartbeats: bool = False):

@@ -489,7 +489,7 @@ class SensorArray:
         """Sensor i's view window (near, far), degrees of track ahead of it."""
         return self._near[i], self._far[i]
 
-    def window_range_mm(self, i: int) -> float:
+    def window_range_mm(self, i: int) -> tuple:
         """True ranges (mm) of a marble at the near and the far edge of sensor i's window."""
         return self._win_mm[i]
 
