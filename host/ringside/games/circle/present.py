@@ -308,7 +308,7 @@ def _where(v, cid) -> str:
     return ""
 
 
-def label(game: Game, seat: int | str, action: dict) -> str:
+def label(game: Game, seat: int | str | None, action: dict) -> str:
     """A legal action in the rulebook's words."""
     a = action
     t = a.get("type")
