@@ -22,6 +22,11 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+    from collections.abc import Callable
 
 
 from ringside.errors import RingsideError  # noqa: E402
@@ -46,7 +51,7 @@ class CalibrationResult:
     skipped: list = field(default_factory=list)   # (space id, reason)
     rolled: int = 0                               # placements where the marble would not stay
 
-    def as_dict(self):
+    def as_dict(self) -> dict:
         return {
             "sensors": [f.__dict__ for f in self.fits],
             "skipped": [{"space": s, "why": w} for s, w in self.skipped],
@@ -89,8 +94,8 @@ def _fit(points):
     return a, b, res
 
 
-def calibrate(board, ring: dict, *, side: str = "darts", spaces: list[str] | None = None,
-              settle_ms: int = 1500, collect_ms: int = 3000, log=print) -> CalibrationResult:
+def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] | None = None,
+              settle_ms: int = 1500, collect_ms: int = 3000, log: Callable = print) -> CalibrationResult:
     """Run the whole calibration on a board; returns the fits (already sent and saved)."""
     targets = space_centres(ring, side)
     if spaces:

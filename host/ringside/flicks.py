@@ -12,6 +12,10 @@ from __future__ import annotations
 
 import math
 import random
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.ring import RingSide
 
 _DEG = 180.0 / math.pi
 _RAD = math.pi / 180.0
@@ -28,8 +32,8 @@ class PhysicsParams:
     substep_ms           integration sub-step (ms)
     """
 
-    def __init__(self, *, drag_per_s=0.8, rolling_decel_mm_s2=50.0, off_ring_speed_mm_s=1500.0,
-                 g_mm_s2=9810.0, substep_ms=1.0, off_ring_arc_deg=(10.0, 60.0)):
+    def __init__(self, *, drag_per_s: float = 0.8, rolling_decel_mm_s2: float = 50.0, off_ring_speed_mm_s: float = 1500.0,
+                 g_mm_s2: float = 9810.0, substep_ms: float = 1.0, off_ring_arc_deg: tuple[float, float] = (10.0, 60.0)):
         self.drag_per_s = float(drag_per_s)
         self.rolling_decel_mm_s2 = float(rolling_decel_mm_s2)
         self.off_ring_speed_mm_s = float(off_ring_speed_mm_s)
@@ -55,7 +59,7 @@ class PhysicsParams:
                    self.g_mm_s2, self.substep_ms, self.off_ring_arc_deg))
 
 
-def track_radius_mm(ring):
+def track_radius_mm(ring: dict) -> float:
     """The track radius (mm) from a parsed ring.json dict, with a clear error if absent."""
     try:
         r = float(ring["track"]["radius_mm"])
@@ -85,7 +89,7 @@ def _stop_distance_mm(v0, c, r0):
     return v0 / c - r0 / (c * c) * math.log1p(x)
 
 
-def travel_for_speed(ring, speed_mm_s, params=None):
+def travel_for_speed(ring: dict, speed_mm_s: float, params: PhysicsParams | None = None) -> float:
     """Level ring: the signed travel (degrees) of a flick at speed_mm_s, ignoring leaving the ring."""
     p = params if params is not None else PhysicsParams()
     r = track_radius_mm(ring)
@@ -93,7 +97,7 @@ def travel_for_speed(ring, speed_mm_s, params=None):
     return math.copysign(s / r * _DEG, speed_mm_s) if speed_mm_s else 0.0
 
 
-def speed_for_travel(ring, travel_deg, params=None):
+def speed_for_travel(ring: dict, travel_deg: float, params: PhysicsParams | None = None) -> float:
     """Level ring: the signed flick speed (mm/s) that makes the marble travel travel_deg.
 
     Inverts the closed-form stopping distance by bisection. The answer may exceed
@@ -122,7 +126,7 @@ def speed_for_travel(ring, travel_deg, params=None):
     return math.copysign(0.5 * (lo + hi), travel_deg)
 
 
-def max_travel_deg(ring, params=None):
+def max_travel_deg(ring: dict, params: PhysicsParams | None = None) -> float:
     """Level ring: the longest travel (degrees) of a flick that stays on the ring."""
     p = params if params is not None else PhysicsParams()
     return travel_for_speed(ring, p.off_ring_speed_mm_s, p)
@@ -138,20 +142,20 @@ class Flicker:
     Aim errors on a ring only waste speed into the wall, so one spread covers both.
     """
 
-    def __init__(self, ring, params=None):
+    def __init__(self, ring: dict, params: PhysicsParams | None = None):
         self.ring = ring
         self.params = params if params is not None else PhysicsParams()
         track_radius_mm(ring)  # fail early on a bad ring
 
     @staticmethod
-    def spread(skill):
+    def spread(skill: float) -> float:
         """Relative standard deviation of the flick speed for a skill in [0, 1]."""
         skill = float(skill)
         if not 0.0 <= skill <= 1.0:
             raise ValueError("skill must be in [0, 1], not %r" % skill)
         return 0.02 + 0.12 * (1.0 - skill)
 
-    def flick_speed(self, rng, target_travel_deg, skill):
+    def flick_speed(self, rng: random.Random, target_travel_deg: float, skill: float) -> float:
         """A signed speed (mm/s) for a player aiming at target_travel_deg (signed degrees)."""
         v = speed_for_travel(self.ring, target_travel_deg, self.params)
         factor = 1.0 + self.spread(skill) * rng.gauss(0.0, 1.0)
@@ -176,7 +180,7 @@ class FlickModel:
     def speed(self, target_travel: float, skill: float, rng: random.Random) -> float:
         return self.flicker.flick_speed(rng, target_travel, skill)
 
-    def result(self, side, origin: str, target_travel: float, skill: float,
+    def result(self, side: RingSide, origin: str, target_travel: float, skill: float,
                rng: random.Random) -> dict:
         v = self.speed(target_travel, skill, rng)
         if abs(v) > self.params.off_ring_speed_mm_s:

@@ -13,11 +13,17 @@ from __future__ import annotations
 import json
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+    from collections.abc import Callable
+    from ringside.link.link import Link
 
 
 
 class LinkTable:
-    def __init__(self, link, ring_dict: dict, ask=input, say=print):
+    def __init__(self, link: Link, ring_dict: dict, ask: Callable[[str], str] = input, say: Callable[..., None] = print):
         self.link = link
         self.ring_dict = ring_dict
         self.frames: list = []
@@ -26,7 +32,7 @@ class LinkTable:
         self.say = say
 
     @classmethod
-    def open(cls, port: str | None, ring_path: Path | None = None, **kw) -> LinkTable:
+    def open(cls, port: str | None, ring_path: Path | None = None, **kw: Any) -> LinkTable:
         from ringside import ring as ring_mod
         from ringside.link import Link
         ring_path = ring_path if ring_path is not None else ring_mod.default_path()
@@ -44,7 +50,7 @@ class LinkTable:
                 return
             self.frames.append((int((ev.t - self._t0) * 1000), ev.kind, dict(ev.fields)))
 
-    def send(self, kind: str, **fields) -> None:
+    def send(self, kind: str, **fields: Any) -> None:
         self.link.command(kind, **fields)
         self._drain()
 
@@ -59,7 +65,7 @@ class LinkTable:
                 self.frames.append((int((ev.t - self._t0) * 1000), ev.kind, dict(ev.fields)))
         self._drain()
 
-    def place(self, angle_deg: float, space_id=None) -> None:
+    def place(self, angle_deg: float, space_id: str | None = None) -> None:
         self.ask("Set the marble down on %s (%.0f deg) and take your hand away, then press Enter: "
                  % (space_id if space_id is not None else "the ring", angle_deg))
         self._drain()

@@ -49,7 +49,7 @@ class RingFileError(GameError):
     """The ring description cannot be read or is not a ring. The message says which file."""
 
 
-def use_file(path) -> None:
+def use_file(path: str | Path | None) -> None:
     """Make `path` the ring.json of this process (what --ring FILE does); None: back to the
     default (RINGSIDE_RING, then the packaged file). A missing file is refused here."""
     global _override
@@ -78,7 +78,7 @@ def firmware_dir() -> Path:
     return Path(ringfw.__file__).resolve().parent
 
 
-def read_bytes(ring=None) -> bytes:
+def read_bytes(ring: str | Path | bytes | bytearray | None = None) -> bytes:
     """The bytes of a ring description: None = default_path(), a path, or bytes as they are."""
     if isinstance(ring, (bytes, bytearray)):
         return bytes(ring)
@@ -92,7 +92,7 @@ def read_bytes(ring=None) -> bytes:
 _dict_cache: dict = {}
 
 
-def ring_dict(ring=None) -> dict:
+def ring_dict(ring: str | Path | bytes | dict | None = None) -> dict:
     """The parsed ring description: None = default_path(), a path, bytes, or a dict as it is.
     The same file gives the same dict object (callers treat it as read-only)."""
     if isinstance(ring, dict):
@@ -113,22 +113,22 @@ def ring_dict(ring=None) -> dict:
     return _dict_cache[key]
 
 
-def ring_hash(ring=None) -> str:
+def ring_hash(ring: str | Path | bytes | None = None) -> str:
     """The ring description's CRC-32 as the board's hello carries it (8 hex digits)."""
     return "%08x" % digest_of(read_bytes(ring))
 
 
-def fw_ring(ring=None) -> geometry.Ring:
+def fw_ring(ring: str | Path | bytes | None = None) -> geometry.Ring:
     """The ring as the firmware builds it (ringfw.ringfile), from a path, bytes or None."""
     return geometry.loads(read_bytes(ring))
 
 
-def side_names(ring=None) -> list[str]:
+def side_names(ring: str | Path | bytes | dict | None = None) -> list[str]:
     sides = ring_dict(ring).get("sides")
     return sorted(sides) if isinstance(sides, dict) else []
 
 
-def check_side(name: str, ring=None) -> str:
+def check_side(name: str, ring: str | Path | bytes | dict | None = None) -> str:
     """name if the ring has that board side, else RingFileError listing the sides it has."""
     have = side_names(ring)
     if name not in have:
@@ -139,7 +139,7 @@ def check_side(name: str, ring=None) -> str:
 _LED_DEFAULTS = {"count": 60, "led0_deg": 0.0, "direction": "ccw"}
 
 
-def leds(ring=None) -> dict:
+def leds(ring: str | Path | bytes | dict | None = None) -> dict:
     """The LED ring's description (count, led0_deg, direction, ...), with the firmware's
     defaults for what the file leaves out."""
     try:
@@ -237,7 +237,7 @@ class RingSide:
     def __contains__(self, sid) -> bool:
         return sid in self._idx
 
-    def require(self, spaces=(), kinds=(), what="this game") -> None:
+    def require(self, spaces: list[str] | tuple = (), kinds: tuple = (), what: str = "this game") -> None:
         """Raise RingFileError naming the first space (id) or kind of space the side lacks."""
         for sid in spaces:
             if sid not in self._idx:
@@ -331,7 +331,7 @@ class RingSide:
 _sides: dict = {}
 
 
-def load_side(side: str, ring=None) -> RingSide:
+def load_side(side: str, ring: dict | None = None) -> RingSide:
     """A side of the ring in use (or of the given ring: a path, bytes or a dict). The parsed
     side is shared by every user of the same ring (read-only)."""
     d = ring_dict(ring)

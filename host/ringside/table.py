@@ -32,6 +32,16 @@ from ringside import store
 from ringside.games import GameError, IllegalAction
 from ringside.games import circles_common as cc
 from ringside.errors import UsageError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+    from collections.abc import Callable
+    from collections.abc import Iterable
+    from ringside.games import Game
+    from ringside.link.link import Link
+    from ringside.sim.board import SimBoard
+    import random
 
 TABLE_SAVE_FORMAT = store.TABLE_SAVE_FORMAT
 COLOURS = ["ffd000", "0050ff", "ff5000", "00c040", "ffffff"]      # yellow, blue, orange, green, white
@@ -74,7 +84,7 @@ class SimPort(Port):
 
     simulated = True
 
-    def __init__(self, board):
+    def __init__(self, board: SimBoard):
         self.board = board
         self._seen = len(board.frames)
 
@@ -82,7 +92,7 @@ class SimPort(Port):
     def ring(self) -> dict:
         return self.board.ring_dict
 
-    def send(self, kind: str, **fields) -> bool:
+    def send(self, kind: str, **fields: Any) -> bool:
         b = self.board
         b.send(kind, **fields)
         seq = b._host_enc.seq
@@ -108,7 +118,7 @@ class SimPort(Port):
     def flick(self, speed_mm_s: float) -> None:
         self.board.flick(speed_mm_s)
 
-    def truth(self):
+    def truth(self) -> tuple:
         """What the players see when the board gives no usable result: (on the ring, angle
         in degrees, signed travel since the flick in degrees)."""
         m = self.board.marble
@@ -119,7 +129,7 @@ class LinkPort(Port):
     """A board over the serial link (ringside.link.Link): a real one, or a simulated one on
     a pty (which can also flick and place the marble with its sim_* commands)."""
 
-    def __init__(self, link, simulated: bool | None = None, truth=None):
+    def __init__(self, link: Link, simulated: bool | None = None, truth: Callable[[], tuple] | None = None):
         """simulated: the board is a simulated one (it takes sim_place / sim_flick).
         truth: a callable giving the simulated marble's (on ring, angle, travel) for when
         the board's result is unusable (what the players would see and type)."""
@@ -138,7 +148,7 @@ class LinkPort(Port):
         """How often the link has sent its scene to the board again (Link.restores)."""
         return self.link.restores
 
-    def send(self, kind: str, **fields) -> bool:
+    def send(self, kind: str, **fields: Any) -> bool:
         return self._call(self.link.command, kind, **fields) is not False
 
     def _call(self, fn, *args, **kw):
@@ -214,7 +224,7 @@ def _centi(v, name):
     return round(v / 100.0, 2)
 
 
-def typed_action(game, text: str) -> dict:
+def typed_action(game: Game, text: str) -> dict:
     """A ring result the players typed: "off", or "landed SPACE [cw|ccw] [short|lap|laps=N]"
     (the word "landed" may be left out). Without a direction or laps, the reading is the
     shortest that makes the flick valid (nearest one full lap for a flick that should go
@@ -291,7 +301,7 @@ class Table:
     """One game at one table. `game` may be replaced (undo, corrections): always use
     table.game. log(text) receives what happened, in plain words."""
 
-    def __init__(self, game, port=None, *, save_path=None, seats: dict | None = None, log=None,
+    def __init__(self, game: Game, port: SimPort | LinkPort | None = None, *, save_path: str | Path | None = None, seats: dict | None = None, log: Callable[[str], None] | None = None,
                  meta: dict | None = None):
         self.game = game
         self.port = port
@@ -320,7 +330,7 @@ class Table:
     def to_json(self) -> str:
         return store.table_json(self.game, self.seats, self.meta)
 
-    def save(self, path=None) -> Path:
+    def save(self, path: str | Path | None = None) -> Path:
         """Write the table (game, seats) durably to path (default: the autosave path); the
         save it replaces is kept as <path>.prev (ringside.store, docs/saves.md)."""
         p = Path(path) if path else self.save_path
@@ -329,7 +339,7 @@ class Table:
         return store.write_text(p, self.to_json())
 
     # --- acting ---
-    def apply(self, seat, action: dict) -> list[dict]:
+    def apply(self, seat: int | str, action: dict) -> list[dict]:
         """Apply an action (IllegalAction propagates, nothing changed); autosave; LEDs."""
         ev = self.game.apply(seat, action)
         self._say(ev)
@@ -358,7 +368,7 @@ class Table:
         self._place_marble()
         self.show([])
 
-    def undo_mine(self, mine) -> int:
+    def undo_mine(self, mine: Iterable[int]) -> int:
         """Take back the last action of a seat in `mine` (the people at the table) and all
         that came after it (the computer's replies, the chance draws): the person chooses
         again. Returns the log entries undone; TableError when there is nothing of theirs."""
@@ -452,7 +462,7 @@ class Table:
         """The farthest a flick can be aimed (degrees) before the marble leaves the ring."""
         return cc.flick_model(self.game.ring).max_travel
 
-    def flick_sim(self, target_travel: float, skill: float, rng) -> dict | None:
+    def flick_sim(self, target_travel: float, skill: float, rng: random.Random) -> dict | None:
         """Flick the simulated marble aimed at target_travel (signed degrees) with the skill
         spread; returns the board's ring result as an action (None if it gave none)."""
         from ringside.sim.physics import Flicker
@@ -495,7 +505,7 @@ class Table:
             "it leave the ring" if not on else "it stop on %s" % a["space"]))
         return a
 
-    def wait_result(self, timeout_ms: int, step_ms: int = 20, interrupt=None) -> dict | None:
+    def wait_result(self, timeout_ms: int, step_ms: int = 20, interrupt: Callable[[], dict | None] | None = None) -> dict | None:
         """Wait for the board's landed / off_ring frame; malformed frames are logged and
         skipped. interrupt() -> truthy stops early (typed input at a real table)."""
         waited = 0
@@ -527,7 +537,7 @@ class Table:
         return None
 
     # --- LEDs: the one place that builds scenes ---
-    def show(self, events) -> None:
+    def show(self, events: list[dict]) -> None:
         """Show the game on the LEDs as its presenter's led_frame() says: the active player's
         colour, the spaces painted, the space just hit or resolved (a pulse, on an event), or
         a whole-ring picture; and the board's turn timer. Sent only while the board
@@ -681,7 +691,7 @@ def load_table(text: str) -> tuple:
     return store.load_table(text)
 
 
-def read_save(path) -> tuple:
+def read_save(path: str | Path) -> tuple:
     """(game, seats, meta) from the save at path; one GameError line naming the file if not."""
     return store.read_save(path)
 

@@ -6,6 +6,10 @@ import importlib
 import json
 import sys
 from ringside.errors import UsageError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 
 def _print(result: dict, as_json: bool) -> None:
@@ -16,7 +20,7 @@ def _print(result: dict, as_json: bool) -> None:
             print("%-26s %s" % (k, v))
 
 
-def cmd_ring(args) -> int:
+def cmd_ring(args: argparse.Namespace) -> int:
     from ringside.bench import ring
     faults = {int(i): "dead" for i in args.dead.split(",")} if args.dead else None
     prog = (lambda k: print("  %s" % (k,), file=sys.stderr)) if args.progress else None
@@ -44,7 +48,7 @@ def cmd_ring(args) -> int:
     return 0
 
 
-def cmd_firmware(args) -> int:
+def cmd_firmware(args: argparse.Namespace) -> int:
     from ringside.bench import firmware
     _print(firmware.run(seconds=args.seconds, seed=args.seed), args.json)
     return 0
@@ -60,13 +64,13 @@ def _optional(module: str, what: str):
         raise
 
 
-def cmd_link(args) -> int:
+def cmd_link(args: argparse.Namespace) -> int:
     mod = _optional("ringside.bench.link", "the link benchmark")
     _print(mod.run(calibrate=not args.no_calibrate), args.json)
     return 0
 
 
-def cmd_games(args) -> int:
+def cmd_games(args: argparse.Namespace) -> int:
     out = {}
     g = _optional("ringside.bench.games", "the games benchmark")
     for name in args.game or getattr(g, "GAMES", []):
@@ -92,13 +96,13 @@ def _game_bench(module):
     return run
 
 
-def cmd_bots(args) -> int:
+def cmd_bots(args: argparse.Namespace) -> int:
     from ringside.bench import bots
     _print(bots.run(args.n, args.seed, args.game or None), args.json)
     return 0
 
 
-def cmd_solo(args) -> int:
+def cmd_solo(args: argparse.Namespace) -> int:
     mod = _optional("ringside.games.circleville.solo.bench", "the Circleville solo benchmark")
     _print(mod.run(args.games, args.seed, args.difficulty), args.json)
     return 0
@@ -116,7 +120,7 @@ def _games(text: str) -> int:
     return n
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     b = sub.add_parser("bench", help="benchmarks (JSON)")
     bs = b.add_subparsers(dest="bench", metavar="WHAT")
     r = bs.add_parser("ring", help="detection accuracy and latency over simulated flicks")

@@ -32,6 +32,12 @@ from pathlib import Path
 
 from ringside.calibration import space_centres, true_range_mm
 from ringside.errors import UsageError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+    from collections.abc import Callable
+    import argparse
 
 EMPTY_MS = 2500          # empty ring, on the schedule
 TOGETHER_MS = 2000       # empty ring, every sensor at once
@@ -51,7 +57,7 @@ STATUS_HARDWARE = 5
 class SimBench:
     """The simulated board with the physical sensor model, the simulator placing the marble."""
 
-    def __init__(self, seed=1, faults=None, ring_bytes=None):
+    def __init__(self, seed: int = 1, faults: dict[int, str] | None = None, ring_bytes: bytes | None = None):
         from ringside.sim.board import SimBoard
         self.board = SimBoard(ring_bytes, seed=seed, sensor_model="physical")
         for i, kind in (faults or {}).items():
@@ -63,30 +69,30 @@ class SimBench:
         self.simulated = True
 
     @property
-    def frames(self):
+    def frames(self) -> list:
         return self.board.frames
 
-    def send(self, kind, **fields):
+    def send(self, kind: str, **fields: Any) -> None:
         self.board.send(kind, **fields)
         self.board.advance(self.board.loop_ms * 2)
 
-    def advance(self, ms):
+    def advance(self, ms: int) -> None:
         self.board.advance(ms)
 
-    def empty(self):
+    def empty(self) -> None:
         self.board.lift()
 
-    def place(self, angle_deg, name):
+    def place(self, angle_deg: float, name: str) -> None:
         self.board.place(angle_deg, lift_ms=0)
 
-    def close(self):
+    def close(self) -> None:
         pass
 
 
 class LinkBench:
     """A board over the serial link; the builder empties the ring and places the marble."""
 
-    def __init__(self, port, ask=input, say=print):
+    def __init__(self, port: str | None, ask: Callable[[str], str] = input, say: Callable[..., None] = print):
         from ringside.link_table import LinkTable
         self.table = LinkTable.open(port, ask=ask, say=say)
         self.ring_dict = self.table.ring_dict
@@ -94,24 +100,24 @@ class LinkBench:
         self.simulated = False
 
     @property
-    def frames(self):
+    def frames(self) -> list:
         return self.table.frames
 
-    def send(self, kind, **fields):
+    def send(self, kind: str, **fields: Any) -> None:
         self.table.send(kind, **fields)
 
-    def advance(self, ms):
+    def advance(self, ms: int) -> None:
         self.table.advance(ms)
 
-    def empty(self):
+    def empty(self) -> None:
         self.ask("Take the marble off the ring, keep hands and lamps where they will be in play, "
                  "then press Enter: ")
 
-    def place(self, angle_deg, name):
+    def place(self, angle_deg: float, name: str) -> None:
         self.ask("Set the marble down on space %s (%.0f deg), take your hand away, then press "
                  "Enter: " % (name, angle_deg))
 
-    def close(self):
+    def close(self) -> None:
         self.table.close()
 
 
@@ -150,7 +156,7 @@ def _in_window(ring, s, angle):
     return d if near <= d <= far else None
 
 
-def run(bench, side="darts", log=print):
+def run(bench: SimBench | LinkBench, side: str = "darts", log: Callable[..., None] = print) -> dict:
     """Run bring-up on bench (SimBench or LinkBench); returns the report (a dict)."""
     ring = bench.ring_dict
     if side not in ring.get("sides", {}):
@@ -264,7 +270,7 @@ def _verdict(i, bg, xt, spots, everything):
                   "more)%s" % (worst, note))
 
 
-def print_report(report, out=print):
+def print_report(report: dict, out: Callable[[str], None] = print) -> None:
     for e in report["sensors"]:
         bg = e["background"]
         out("sensor %2d: background %s, signal %.3f MCPS, ambient %.3f MCPS; %s"
@@ -287,7 +293,7 @@ def print_report(report, out=print):
         out("every sensor ok")
 
 
-def save(report, out_dir):
+def save(report: dict, out_dir: str | Path) -> list[Path]:
     """report.json and sensor_NN.png (each sensor's view) in out_dir; returns the paths."""
     import matplotlib
     matplotlib.use("Agg")
@@ -337,7 +343,7 @@ def _faults(specs, count):
     return out
 
 
-def cmd_bringup(args) -> int:
+def cmd_bringup(args: argparse.Namespace) -> int:
     if args.port is None:
         from ringside.sim.board import default_ring_bytes
         count = len(json.loads(default_ring_bytes())["sensors"])
@@ -364,7 +370,7 @@ def cmd_bringup(args) -> int:
     return 0
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("bringup", help="check every sensor of a newly built ring (simulated without --port)")
     p.add_argument("--port", help="the board's serial port (default: the simulated board)")
     p.add_argument("--side", default="darts", help="the side whose spaces are the spots (default darts)")

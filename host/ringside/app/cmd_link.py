@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import sys
 import time
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import argparse
 
 from ringside.errors import UsageError
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     from ringside.sim import serve
 
     p = sub.add_parser("sim", help="run a simulated board on a pty (prints its path)",

@@ -30,6 +30,14 @@ from ringside import games
 from ringside.games import CHANCE, GameError, IllegalAction, possessive
 from ringside.games import circles_common as cc
 from ringside.errors import UsageError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from collections.abc import Sequence
+    from ringside.games import Game
+    from ringside.sim.board import SimBoard
+    from ringside.table import Table
 
 HELP = """\
 How to play from the terminal
@@ -91,7 +99,7 @@ def _levels_help() -> str:
 
 # ----- command line --------------------------------------------------------------------
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play", help="play a game at the ring (or the simulated ring)",
                        description="Play a game from the terminal: on the simulated ring (--sim), "
                                    "a board over the serial link (--port, or a Pico found by itself), "
@@ -304,7 +312,7 @@ def _open_board(args, game, seed):
     return LinkPort(link, simulated=False), "board", link.close
 
 
-def calibrate_sim(board, side: str, log=print) -> None:
+def calibrate_sim(board: SimBoard, side: str, log: Callable[[str], None] = print) -> None:
     """Calibrate the in-process simulated ring as a user calibrates a real one."""
     from ringside.calibration import calibrate
     from ringside.sim.board import SimTable
@@ -400,8 +408,8 @@ class Session:
     themselves. inp(prompt) -> line replaces the terminal (tests, scripts); EOFError from it,
     or the end of the input, saves and quits."""
 
-    def __init__(self, table, seats: dict, *, mode: str = "typed", skill: float = 0.6, rng=None,
-                 inp=None, out=None, colour: bool | None = None):
+    def __init__(self, table: Table, seats: dict, *, mode: str = "typed", skill: float = 0.6, rng: random.Random | None = None,
+                 inp: Callable[[str], str] | None = None, out: Callable[[str], None] | None = None, colour: bool | None = None):
         from ringside.app.screen import Screen, colour_wanted
         self.table = table
         self.seats = seats
@@ -428,17 +436,17 @@ class Session:
         self._drawn_log = 0
 
     @property
-    def game(self):
+    def game(self) -> Game:
         return self.table.game
 
     def say(self, text: str) -> None:
         self.out("  " + text)
 
     # --- the picture ---
-    def picture(self, seat=None) -> dict:
+    def picture(self, seat: int | None = None) -> dict:
         return self.game.presenter.picture(self.game, seat)
 
-    def draw(self, seat=None) -> None:
+    def draw(self, seat: int | None = None) -> None:
         pic = self.picture(seat)
         self.out(self.screen.render(pic))
         self._drawn_for = seat
@@ -814,7 +822,7 @@ def _match(line: str, labels, index) -> list:
     return out
 
 
-def parse_aim(line: str, directions, limit: float = 1000.0) -> float:
+def parse_aim(line: str, directions: Sequence[str], limit: float = 1000.0) -> float:
     """'cw 200' -> -200.0 (signed degrees, + = counter-clockwise)."""
     words = line.lower().split()
     example = "%s 200" % directions[0]
@@ -831,17 +839,17 @@ def parse_aim(line: str, directions, limit: float = 1000.0) -> float:
     return deg if words[0] == cc.CCW else -deg
 
 
-def typed_result(table, line: str) -> dict:
+def typed_result(table: Table, line: str) -> dict:
     from ringside.table import typed_action
     return typed_action(table.game, line)
 
 
-def render(game, seat=None, colour: bool = False) -> str:
+def render(game: Game, seat: int | None = None, colour: bool = False) -> str:
     """The table as text, for any game (its presenter's picture through the screen)."""
     from ringside.app.screen import Screen
     return Screen(colour=colour).render(game.presenter.picture(game, seat))
 
 
-def final_words(game) -> str:
+def final_words(game: Game) -> str:
     r = game.presenter.picture(game, None).get("result") or {}
     return "Game over: %s" % r.get("text", "")

@@ -15,6 +15,11 @@ from pathlib import Path
 from ringside import ring
 from ringside.calibration import CalibrationError, calibrate  # noqa: F401
 from ringside.errors import UsageError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    import argparse
 
 HELP = """commands:
   cw DEG | ccw DEG     flick clockwise / anticlockwise, aiming to travel DEG degrees
@@ -56,8 +61,8 @@ def describe(kind: str, fields: dict) -> str | None:
 class RingSession:
     """The simulated ring driven by text commands; prints what the board says."""
 
-    def __init__(self, seed=1, tilt=0.0, side="darts", out=print, auto_calibrate=True,
-                 sensor_model=None):
+    def __init__(self, seed: int = 1, tilt: float = 0.0, side: str = "darts", out: Callable[[str], None] = print, auto_calibrate: bool = True,
+                 sensor_model: str | None = None):
         from ringside.flicks import max_travel_deg
         from ringside.sim.board import SimBoard, SimTable
         from ringside.sim.sensors import FAULTS
@@ -229,7 +234,7 @@ def _number(word: str, message: str) -> float:
     return v
 
 
-def cmd_play_ring(args) -> int:
+def cmd_play_ring(args: argparse.Namespace) -> int:
     if args.ring:
         ring.use_file(args.ring)
     s = RingSession(seed=args.seed, tilt=args.tilt, side=args.side, auto_calibrate=not args.no_calibrate,
@@ -259,7 +264,7 @@ def cmd_play_ring(args) -> int:
             print("  %s" % e)
 
 
-def cmd_calibrate(args) -> int:
+def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.ring:
         ring.use_file(args.ring)
     ring.check_side(args.side)      # one line naming the sides, before a board is touched
@@ -299,7 +304,7 @@ def cmd_calibrate(args) -> int:
     return 0
 
 
-def register(sub) -> None:
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("play-ring", help="the simulated ring in the terminal: flick and see the events (make run)")
     p.add_argument("--seed", type=int, default=1, help="simulator seed (recorded; the same seed replays the same ring)")
     p.add_argument("--tilt", type=float, default=0.0, help="ring tilt in degrees")

@@ -15,12 +15,16 @@ from __future__ import annotations
 import math
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import TextIO
 
 _ANSI = {"yellow": "33", "blue": "94", "orange": "38;5;208", "green": "32", "white": "97", "red": "31",
          "purple": "35", "grey": "90", "graphite": "90", "black": "30"}
 
 
-def colour_wanted(stream=None) -> bool:
+def colour_wanted(stream: TextIO | None = None) -> bool:
     """Colours for a terminal that wants them: a tty, and NO_COLOR not set."""
     stream = stream or sys.stdout
     if os.environ.get("NO_COLOR"):
@@ -104,7 +108,7 @@ class Screen:
         return [head] + ["%s %s%s  %s  %s" % (a, name, " " * (w - n), sc.rjust(sw), facts)
                          for a, name, n, sc, facts in rows]
 
-    def legend(self, legend) -> str:
+    def legend(self, legend: list[dict]) -> str:
         parts = []
         for e in legend:
             parts.append("%s %s" % (self.paint(e["glyph"], e.get("colour")), e["means"]))

@@ -13,11 +13,15 @@ import time
 from ringside import bots as B
 from ringside import games
 from ringside.games import CHANCE
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 MAX_ACTIONS = 20000
 
 
-def play(name: str, levels: list[str], seed: int):
+def play(name: str, levels: list[str], seed: int) -> Game:
     """One game with a bot per seat at the given levels; returns it (unfinished if it ran long)."""
     players = ["P%d" % (i + 1) for i in range(len(levels))]
     cls = games.game_class(name)
@@ -64,5 +68,5 @@ def run_game(name: str, n: int = 20, seed: int = 1, weak: str = "easy", strong: 
             "no_edge_loss_rate": round(1 - 1.0 / k, 3), "seconds": round(time.perf_counter() - t0, 1)}
 
 
-def run(n: int = 20, seed: int = 1, names=None) -> dict:
+def run(n: int = 20, seed: int = 1, names: list[str] | None = None) -> dict:
     return {name: run_game(name, n, seed) for name in (names or games.names())}

@@ -19,6 +19,10 @@ import os
 import random
 import time
 from ringside.errors import UsageError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 MAX_ACTIONS = 6000        # a match game longer than this is stopped and counted a draw
 STALL_ACTIONS = 400       # ... and so is one where only turns were made for this many actions
@@ -26,7 +30,7 @@ SELF_PLAY_SECONDS = 3.0
 MATCHES = (("strong", "random"), ("strong", "greedy"), ("greedy", "random"))
 
 
-def wilson(score: float, n: int, z: float = 1.96):
+def wilson(score: float, n: int, z: float = 1.96) -> list:
     """95% Wilson score interval of a rate `score / n` (draws counted as half)."""
     if n <= 0:
         return [0.0, 1.0]
@@ -100,7 +104,7 @@ def self_play(seconds: float, seed: int) -> dict:
             "self_play_games": n_games}
 
 
-def run(n: int = 400, seed: int = 1, processes: int | None = None, progress=None) -> dict:
+def run(n: int = 400, seed: int = 1, processes: int | None = None, progress: Callable[[str], None] | None = None) -> dict:
     """Self-play throughput and the three bot matches of n two-player games each (JSON-able)."""
     if n < 1:
         raise UsageError("the number of games must be at least 1, not %d" % n)

@@ -19,6 +19,10 @@ from ringside.ring import load_side
 from ringside.sim.board import SimBoard, SimTable, default_ring_bytes
 from ringside.sim.physics import max_travel_deg, speed_for_travel
 from ringside.sim.sensors import MARBLE_KINDS, SensorParams
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 OFF_RING_SHARE = 0.03
 AMBIENT = {"low": 0.1, "high": 1.5}      # MCPS: a room lamp; daylight by a window (docs)
@@ -66,7 +70,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         sensor_params: SensorParams | None = None, sensor_model: str = "physical",
         marble: str | None = None, marble_mm: float | None = None, ambient: float | None = None,
         sensors: int | None = None, baffle: bool | None = None, crosstalk: bool = True,
-        progress=None) -> dict:
+        progress: Callable[[int], None] | None = None) -> dict:
     rng = random.Random(seed)
     if sensor_params is None:
         kw = {"noise_scale": noise}
@@ -289,7 +293,7 @@ ROW_KEYS = ("accuracy", "primary_accuracy", "ambiguous_rate", "misreported", "no
 
 
 def sweep(grid: dict, flicks: int = 100, seed: int = 1, side: str = "darts",
-          crosstalk: bool = True, progress=None) -> dict:
+          crosstalk: bool = True, progress: Callable[[str], None] | None = None) -> dict:
     """Every combination of the grid, one ring bench each (physical model)."""
     rows = []
     wall0 = time.perf_counter()

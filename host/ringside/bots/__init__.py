@@ -21,6 +21,11 @@ import importlib
 import random
 
 from ringside.games import GameError, game_class
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
+    from typing import Any
 
 
 class Bot:
@@ -35,11 +40,11 @@ class Bot:
     def __repr__(self) -> str:
         return "%s(%s)" % (type(self).__name__, self.level)
 
-    def choose(self, game, seat) -> dict:
+    def choose(self, game: Game, seat: int) -> dict:
         """A legal action for seat (seat must be one of game.to_act())."""
         raise NotImplementedError
 
-    def aim(self, game, seat) -> float | None:
+    def aim(self, game: Game, seat: int) -> float | None:
         """The signed travel (degrees, + = anticlockwise) this bot aims its due flick at, or
         None when it does not aim (no flick is due, or it only picks a listed result)."""
         return None
@@ -48,7 +53,7 @@ class Bot:
 class RandomBot(Bot):
     """Any legal action, uniformly (the fuzzer, and the weakest opponent)."""
 
-    def choose(self, game, seat) -> dict:
+    def choose(self, game: Game, seat: int) -> dict:
         return self.rng.choice(game.legal_actions(seat))
 
 
@@ -56,7 +61,7 @@ class FirstLegal(Bot):
     """A seat whose printed rules leave it one step at a time (Circleville's solo players):
     it plays the first legal action."""
 
-    def choose(self, game, seat) -> dict:
+    def choose(self, game: Game, seat: int) -> dict:
         return game.legal_actions(seat)[0]
 
 
@@ -64,13 +69,13 @@ class Wrapped(Bot):
     """A game's own computer player, `inner.choose(game, seat)` (its own RNG inside), or with
     pass_rng `inner.choose(game, seat, rng)` (this bot's RNG)."""
 
-    def __init__(self, level: str, inner, seed: int = 0, pass_rng: bool = False):
+    def __init__(self, level: str, inner: Any, seed: int = 0, pass_rng: bool = False):
         super().__init__(level, seed)
         self.inner = inner
         self.pass_rng = pass_rng
         self.skill = getattr(inner, "skill", None)
 
-    def choose(self, game, seat) -> dict:
+    def choose(self, game: Game, seat: int) -> dict:
         if self.pass_rng:
             return self.inner.choose(game, seat, self.rng)
         return self.inner.choose(game, seat)
@@ -80,10 +85,10 @@ class Flicking(Wrapped):
     """A Circles computer player (circles_common.Bot): it aims its flicks, so a table with a
     simulated marble flicks that marble; choose() gives a result from the skill model."""
 
-    def __init__(self, level: str, inner, seed: int = 0):
+    def __init__(self, level: str, inner: Any, seed: int = 0):
         super().__init__(level, inner, seed, pass_rng=True)
 
-    def aim(self, game, seat) -> float | None:
+    def aim(self, game: Game, seat: int) -> float | None:
         if not self.inner.aims or not self.inner.wants_flick(game, seat):
             return None
         return self.inner.aim(game, seat, self.rng)
@@ -99,12 +104,12 @@ class Sloppy(Bot):
         self.care = float(care)
         self.skill = good.skill
 
-    def choose(self, game, seat) -> dict:
+    def choose(self, game: Game, seat: int) -> dict:
         if self.rng.random() < self.care:
             return self.good.choose(game, seat)
         return self.rng.choice(game.legal_actions(seat))
 
-    def aim(self, game, seat) -> float | None:
+    def aim(self, game: Game, seat: int) -> float | None:
         return self.good.aim(game, seat)
 
 
@@ -112,16 +117,16 @@ def _cls(game):
     return game if isinstance(game, type) else type(game)
 
 
-def levels(game) -> tuple:
+def levels(game: Game) -> tuple:
     """A game's (or game class's) computer levels, weakest first."""
     return tuple(_cls(game).capabilities.bot_levels)
 
 
-def default_level(game) -> str:
+def default_level(game: Game) -> str:
     return _cls(game).capabilities.default_level
 
 
-def describe_levels(game) -> str:
+def describe_levels(game: Game) -> str:
     """"random, easy, good (default)" for help and errors."""
     d = default_level(game)
     return ", ".join(lv + (" (default)" if lv == d else "") for lv in levels(game))
@@ -131,7 +136,7 @@ def describe_levels(game) -> str:
 ALIASES = {"weak": "easy", "greedy": "good", "heuristic": "good"}
 
 
-def check_level(game, level: str | None) -> str:
+def check_level(game: Game, level: str | None) -> str:
     """The level to use (None: the default); GameError in one line listing the levels."""
     cls = _cls(game)
     lv = level or default_level(cls)
@@ -143,7 +148,7 @@ def check_level(game, level: str | None) -> str:
     return lv
 
 
-def make(game, level: str | None = None, seed: int = 0) -> Bot:
+def make(game: Game, level: str | None = None, seed: int = 0) -> Bot:
     """A computer player for game (an engine or its name) at level (None: the default)."""
     cls = game_class(game) if isinstance(game, str) else _cls(game)
     lv = check_level(cls, level)

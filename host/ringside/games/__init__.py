@@ -23,6 +23,11 @@ import marshal
 import math
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+    from types import ModuleType
 
 from ringside.errors import RingsideError
 
@@ -57,7 +62,7 @@ class Capabilities:
     default_level: str = "random"       # the level used when none is named
 
 
-def register(cls):
+def register(cls: type[Game]) -> type[Game]:
     """Class decorator: make an engine available to new() and load() by its name."""
     _REGISTRY[cls.name] = cls
     return cls
@@ -88,7 +93,7 @@ def game_class(name: str) -> type:
     return _REGISTRY[name]
 
 
-def new(name: str, players, seed: int | None = None, options: dict | None = None) -> Game:
+def new(name: str, players: list[str], seed: int | None = None, options: dict | None = None) -> Game:
     return game_class(name)(players, seed=seed, options=options)
 
 
@@ -194,7 +199,7 @@ class Game:
     RING_ACTIONS = RING_ACTIONS       # for engines on the ring: dict(Game.RING_ACTIONS, ...)
     capabilities = Capabilities()
 
-    def __init__(self, players, seed: int | None = None, options: dict | None = None):
+    def __init__(self, players: list[str], seed: int | None = None, options: dict | None = None):
         players = list(players)
         if not self.min_players <= len(players) <= self.max_players:
             raise GameError("%s is for %d to %d players, not %d"
@@ -230,7 +235,7 @@ class Game:
             return []
         return self._to_act()
 
-    def legal_actions(self, seat) -> list[dict]:
+    def legal_actions(self, seat: int | str) -> list[dict]:
         if self.over or not self.is_seat(seat) or seat not in self.to_act():
             return []
         return self._legal(seat)
@@ -304,14 +309,14 @@ class Game:
             raise IllegalAction("nothing is left to chance now")
         return self._chance(self.rng)
 
-    def view(self, seat=None) -> dict:
+    def view(self, seat: int | str | None = None) -> dict:
         """What seat may see; None: a spectator. True is not seat 1: a non-seat sees nothing hidden."""
         if seat is not None and not self.is_seat(seat):
             raise IllegalAction("%s is not a seat: a seat is a number from 0 to %d, or None for a spectator"
                                 % (_short_repr(seat), len(self.players) - 1))
         return self._view(seat)
 
-    def seat_name(self, seat) -> str:
+    def seat_name(self, seat: int | str) -> str:
         if seat == CHANCE:
             return "chance"
         if isinstance(seat, int) and 0 <= seat < len(self.players):
@@ -347,12 +352,12 @@ class Game:
         add "seconds", "seat", "colour" (a palette name) and "turn_no" (changes every turn)."""
         return {"timed": False}
 
-    def timeout_entry(self):
+    def timeout_entry(self) -> None:
         """(seat, action) to apply when the turn timer runs out now; None when not timed."""
         return None
 
     @property
-    def presenter(self):
+    def presenter(self) -> ModuleType | type:
         """The game's presentation module, ringside.games.<name>.present (picture, label,
         led_frame, event_text); a game without one gets the generic fallback in
         ringside.games.present, which keeps it playable."""
@@ -431,7 +436,7 @@ def possessive(name: str) -> str:
     return "Your" if name == "You" else name + "'s"
 
 
-def event(kind: str, text: str, **data) -> dict:
+def event(kind: str, text: str, **data: Any) -> dict:
     e = {"type": kind, "text": text}
     e.update(data)
     return e

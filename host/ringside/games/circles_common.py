@@ -22,6 +22,12 @@ from pathlib import Path
 from ringside import ring as _ring
 from ringside.flicks import NORMAL_QUANTILES, FlickModel, flick_model, travel_odds  # noqa: F401
 from ringside.games import GameError, IllegalAction
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from collections.abc import Iterable
+    from ringside.games import Game
 
 # The ring is ringside.ring's (one model of the ring on the host); these names stay here
 # because every Circles game reads them from this module.
@@ -50,7 +56,7 @@ class Flick:
 
     __slots__ = ("landed", "space", "alt", "travel", "direction", "steps")
 
-    def __init__(self, landed, space, alt, travel, direction, steps):
+    def __init__(self, landed: bool, space: str | None, alt: str | None, travel: float | None, direction: str | None, steps: int):
         self.landed = landed
         self.space = space
         self.alt = alt
@@ -65,7 +71,7 @@ class Flick:
 RING_TYPES = ("landed", "off_ring")
 
 
-def is_ring_action(action) -> bool:
+def is_ring_action(action: dict) -> bool:
     return isinstance(action, dict) and action.get("type") in RING_TYPES
 
 
@@ -142,8 +148,8 @@ def reread(side: RingSide, origin: str, flick: Flick, space: str) -> Flick:
 
 # ----- representative ring results for legal_actions -------------------------------------
 
-def ring_choices(side: RingSide, origin: str, outcome, max_travel: float,
-                 directions=DIRECTIONS, off_ring=True) -> list[dict]:
+def ring_choices(side: RingSide, origin: str, outcome: Callable, max_travel: float,
+                 directions: tuple[str, str] = DIRECTIONS, off_ring: bool = True) -> list[dict]:
     """One ring-result action per distinct outcome.
 
     outcome(flick) -> a hashable key (flicks with the same key have the same effect in the
@@ -186,7 +192,7 @@ def ring_choices(side: RingSide, origin: str, outcome, max_travel: float,
     return out
 
 
-def cached_choices(side: RingSide, origin: str, key, outcome, max_travel: float) -> list[dict]:
+def cached_choices(side: RingSide, origin: str, key: tuple, outcome: Callable, max_travel: float) -> list[dict]:
     """ring_choices() remembered on the side under `key`, which must name everything the
     outcome function depends on besides the origin (e.g. ("darts-turn", min_steps))."""
     k = (key, origin, max_travel)
@@ -234,7 +240,7 @@ def rank_groups(keys: dict) -> list[list]:
 
 # ----- data files ------------------------------------------------------------------------
 
-def load_data(default_path: Path, override=None, what="game data") -> dict:
+def load_data(default_path: Path, override: dict | str | Path | None = None, what: str = "game data") -> dict:
     """A game's printed data: the packaged file, or the user's own (a dict or a path)."""
     if isinstance(override, dict):
         return override
@@ -260,7 +266,7 @@ def need_int(d: dict, key: str, lo: int, hi: int, where: str) -> int:
 
 # ----- seats ------------------------------------------------------------------------------
 
-def youngest(seats, ages) -> int:
+def youngest(seats: Iterable[int], ages: None) -> int:
     """The youngest of seats by ages (a list per seat, None for unknown); ties and unknown
     ages go to the seat listed first (players are asked to list the youngest first)."""
     seats = list(seats)
@@ -272,7 +278,7 @@ def youngest(seats, ages) -> int:
     return min(known)[1]
 
 
-def check_ages(ages, n: int):
+def check_ages(ages: None, n: int) -> None:
     """Validate the "ages" option: None or a list of n numbers (or None for unknown)."""
     if ages is None:
         return None
@@ -299,7 +305,7 @@ class Bot:
     into the ring result (FlickModel); at a table, the table flicks the simulated marble
     at that target instead. Every other decision is decide(game, seat, rng)."""
 
-    def __init__(self, level: str, skill: float, aim, decide, seed: int = 0):
+    def __init__(self, level: str, skill: float, aim: Callable | None, decide: Callable, seed: int = 0):
         self.level = level
         self.skill = float(skill)
         self._aim = aim
@@ -314,14 +320,14 @@ class Bot:
         """True when this bot aims its flicks (the random bot only picks a listed result)."""
         return self._aim is not None
 
-    def wants_flick(self, game, seat) -> bool:
+    def wants_flick(self, game: Game, seat: int) -> bool:
         req = game.flick_request()
         return bool(req) and req["seat"] == seat
 
-    def aim(self, game, seat, rng: random.Random | None = None) -> float:
+    def aim(self, game: Game, seat: int, rng: random.Random | None = None) -> float:
         return float(self._aim(self, game, seat, rng or self.rng))
 
-    def choose(self, game, seat, rng: random.Random | None = None) -> dict:
+    def choose(self, game: Game, seat: int, rng: random.Random | None = None) -> dict:
         """A legal action for seat (ARCHITECTURE's choose(game, seat); rng: the caller's
         seeded RNG, else the bot's own)."""
         rng = rng or self.rng
@@ -332,7 +338,7 @@ class Bot:
         return self._decide(self, game, seat, rng)
 
 
-def random_choice(bot, game, seat, rng):
+def random_choice(bot: Bot, game: Game, seat: int, rng: random.Random) -> dict:
     """The random legal bot's decision (and the fuzzer's): any legal action, uniformly."""
     return rng.choice(game.legal_actions(seat))
 
@@ -344,7 +350,7 @@ def random_bot(seed: int = 0) -> Bot:
 _flick_odds: dict = {}
 
 
-def landing_odds(game, origin: str, target: float, skill: float) -> list[tuple[float, Flick]]:
+def landing_odds(game: Game, origin: str, target: float, skill: float) -> list[tuple[float, Flick]]:
     """[(probability, Flick)] for a flick aimed at `target` from the centre of `origin`, over
     the skill model's speed spread (15 equal-probability slices; ambiguity ignored)."""
     side = game.side
@@ -368,7 +374,7 @@ def landing_odds(game, origin: str, target: float, skill: float) -> list[tuple[f
     return out
 
 
-def best_aim(game, origin: str, skill: float, value, targets) -> float:
+def best_aim(game: Game, origin: str, skill: float, value: Callable, targets: list[float]) -> float:
     """The target travel among `targets` with the highest expected value(Flick)."""
     best = None
     for t in targets:
@@ -384,7 +390,7 @@ class BotFamily:
     """A game's bots by level, built once from its aims and decisions (the same shape for
     every Circles game): good, weak and random, make(level, seed) and the contract's choose()."""
 
-    def __init__(self, title, good_skill, good_aim, good_decide, weak_skill, weak_aim):
+    def __init__(self, title: str, good_skill: float, good_aim: Callable, good_decide: Callable, weak_skill: float, weak_aim: Callable):
         self.title = title
         self.BOTS = {
             "good": lambda seed=0: Bot("good", good_skill, good_aim, good_decide, seed),
@@ -395,12 +401,12 @@ class BotFamily:
         self.weak = self.BOTS["weak"]
         self.random_bot = self.BOTS["random"]
 
-    def make(self, level="good", seed=0):
+    def make(self, level: str = "good", seed: int = 0) -> Bot:
         """A bot by level (good, weak, random); seed: its own RNG when choose() gets none."""
         if level not in self.BOTS:
             raise ValueError("no %s bot %r (there are: %s)" % (self.title, level, ", ".join(sorted(self.BOTS))))
         return self.BOTS[level](seed)
 
-    def choose(self, game, seat, rng=None):
+    def choose(self, game: Game, seat: int, rng: random.Random | None = None) -> dict:
         """The good bot's choice (the module-level bot of the contract)."""
         return self.good().choose(game, seat, rng)

@@ -60,6 +60,11 @@ Pixels are palette names or "rrggbb" hex ("off" = unlit). A presenter may also g
 (The Circle, Squaring Circleville), for a screen that does not redraw the table every step.
 """
 from __future__ import annotations
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
+    from types import ModuleType
 
 # One palette for every screen and the LED ring: seat i takes SEAT_COLOURS[i].
 SEAT_COLOURS = ("yellow", "blue", "orange", "green", "white")
@@ -93,7 +98,7 @@ def ring(title: str, spaces: list[dict], marble: dict | None = None) -> dict:
     return {"kind": "ring", "title": title, "spaces": spaces, "marble": marble}
 
 
-def ring_space(sid: str, label: str, start_deg: float, end_deg: float, marks=(), highlight=False) -> dict:
+def ring_space(sid: str, label: str, start_deg: float, end_deg: float, marks: list | tuple = (), highlight: bool = False) -> dict:
     return {"id": sid, "label": label, "start_deg": start_deg, "end_deg": end_deg,
             "marks": list(marks), "highlight": bool(highlight)}
 
@@ -106,7 +111,7 @@ def track(title: str, steps: list[dict]) -> dict:
     return {"kind": "track", "title": title, "steps": steps}
 
 
-def step(label: str, marks=(), highlight=False) -> dict:
+def step(label: str, marks: list | tuple = (), highlight: bool = False) -> dict:
     return {"label": label, "marks": list(marks), "highlight": bool(highlight)}
 
 
@@ -166,7 +171,7 @@ class Fallback:
     the engine's own describe() for labels, the active player's colour on the LEDs."""
 
     @staticmethod
-    def players(game, scores=None) -> list:
+    def players(game: Game, scores: list | None = None) -> list:
         act = game.to_act()
         names = list(game.players)
         marks = glyphs(names)
@@ -175,7 +180,7 @@ class Fallback:
                 for i, n in enumerate(names)]
 
     @staticmethod
-    def status(game) -> str:
+    def status(game: Game) -> str:
         if game.over:
             r = game.result or {}
             return "Game over: %s" % (r.get("reason") or "")
@@ -185,7 +190,7 @@ class Fallback:
         return "%s to play" % " and ".join(game.seat_name(s) for s in act)
 
     @staticmethod
-    def result(game):
+    def result(game: Game) -> dict | None:
         if not game.over:
             return None
         r = game.result or {}
@@ -195,7 +200,7 @@ class Fallback:
                                        "wins" if len(winners) == 1 else "win", r.get("reason", ""))}
 
     @staticmethod
-    def picture(game, seat=None) -> dict:
+    def picture(game: Game, seat: int | None = None) -> dict:
         v = game.view(seat)
         rows = [[str(k), _short(val)] for k, val in v.items() if k not in ("result",)]
         return {"game": game.name, "title": game.title or game.name, "status": Fallback.status(game),
@@ -204,7 +209,7 @@ class Fallback:
                 "hidden": [], "result": Fallback.result(game)}
 
     @staticmethod
-    def label(game, seat, action) -> str:
+    def label(game: Game, seat: int | str, action: dict) -> str:
         describe = getattr(game, "describe", None)
         words = describe(action) if describe is not None else None
         if words and words != str(action):
@@ -212,17 +217,17 @@ class Fallback:
         return " ".join("%s %s" % (k, v) if k != "type" else str(v) for k, v in action.items())
 
     @staticmethod
-    def event_text(ev) -> str:
+    def event_text(ev: dict) -> str:
         return ev.get("text", "")
 
     @staticmethod
-    def led_frame(game) -> dict:
+    def led_frame(game: Game) -> dict:
         act = game.to_act()
         seat = act[0] if act and isinstance(act[0], int) else None
         return led_frame(player=seat_colour(seat) if seat is not None else None)
 
 
-def event_text(presenter, ev) -> str:
+def event_text(presenter: ModuleType | type, ev: dict) -> str:
     """The words for an event through a presenter (its own event_text, else the event's text)."""
     fn = getattr(presenter, "event_text", None)
     return fn(ev) if fn is not None else ev.get("text", "")

@@ -13,9 +13,14 @@ line of it is bytecode in the board's heap. What only the host (CPython) uses is
 
 See docs/protocol.md.
 """
+from __future__ import annotations
 from ringfw import wire
 from ringfw.wire import _MAX_DIGITS, MAX_FRAME, Frame, _tok_byte, crc32_into
 from ringside.errors import RingsideError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringfw.wire import Encoder
 
 
 class WireError(RingsideError, ValueError):
@@ -42,7 +47,7 @@ def _is_int(v):
     return True
 
 
-def check(line):
+def check(line: bytes) -> bytes:
     """A received line (bytes, without the newline) -> body bytes without the CRC part.
 
     Raises WireError naming what is wrong.
@@ -67,7 +72,7 @@ _MESSAGES = ("ok", "frame too long", "not a frame", "no checksum", "bad checksum
              "bad value", "a field twice", "too many fields")
 
 
-def parse(line, raw=False):
+def parse(line: bytes, raw: bool = False) -> tuple:
     """A received line (bytes, no newline) -> (seq, kind, fields). Raises WireError.
 
     The same checks as the board's Frame.decode (it does the work). Values of the form
@@ -98,12 +103,12 @@ class EncodeError(WireError):
     the decoder's reason token (docs/protocol.md, Frames): too_many_fields,
     frame_too_long, bad_message_type, bad_field or bad_value."""
 
-    def __init__(self, why, message):
+    def __init__(self, why: str, message: str):
         super().__init__(message)
         self.why = why
 
 
-def encode(enc, kind, fields):
+def encode(enc: Encoder, kind: str, fields: dict) -> bytes:
     """Build a frame from a dict with a wire.Encoder (its next sequence number); returns bytes.
 
     Refuses, with EncodeError, what the receiving decoder would refuse, before anything is
@@ -156,7 +161,7 @@ class StreamReader(wire.FrameReader):
     The same skipping and counting (noise, partial, overlong) as push() on the board.
     """
 
-    def feed(self, data, count=-1):
+    def feed(self, data: bytes, count: int = -1) -> list:
         """Push data[:count] (all of it by default); returns the complete frames (bytes) found."""
         if count < 0:
             count = len(data)
@@ -183,7 +188,7 @@ class LineReader:
         self.overlong = 0
         self._lines = []
 
-    def feed(self, data, count=-1):
+    def feed(self, data: bytearray, count: int = -1) -> None:
         if count < 0:
             count = len(data)
         for i in range(count):
@@ -204,7 +209,7 @@ class LineReader:
                 self.buf[self.n] = b
                 self.n += 1
 
-    def next_line(self):
+    def next_line(self) -> bytes | None:
         if self._lines:
             return self._lines.pop(0)
         return None

@@ -34,6 +34,13 @@ from ringside.link.frames import StreamReader, WireError, encode, parse
 from ringside.link.ports import (PortInfo, available, find_picos, is_url, open_port,
                                  usb_serial_of)
 from ringside.link.scene import Scene
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+    from collections.abc import Callable
+    from collections.abc import Iterable
+    from collections.abc import Iterator
 
 HOST_VERSION = "0.1.0"
 SILENCE_S = 2.5          # heartbeats come every 1 s: 2.5 s without a byte = the board is gone
@@ -104,10 +111,10 @@ def _colour(c) -> str:
 class Link:
     """A board over serial. See the module docstring; docs/protocol.md has the messages."""
 
-    def __init__(self, port: str | None = None, *, ring=_DEFAULT, silence_s: float = SILENCE_S,
+    def __init__(self, port: str | None = None, *, ring: str | Path | bytes | object | None = _DEFAULT, silence_s: float = SILENCE_S,
                  command_timeout_s: float = COMMAND_TIMEOUT_S,
                  handshake_timeout_s: float = HANDSHAKE_TIMEOUT_S, reconnect: bool = True,
-                 discover=None, comports=None, heartbeats: bool = False):
+                 discover: Callable[[], Iterable] | None = None, comports: Callable[[], list] | None = None, heartbeats: bool = False):
         """port: a device path, pty, symlink or pyserial URL; None finds a Pico by USB id.
         ring: the ring.json (path or bytes) the board must carry (its CRC-32 is compared
         with the hello's); None skips the check. discover: a callable returning device
@@ -233,7 +240,7 @@ class Link:
         except queue.Empty:
             return None
 
-    def events(self, timeout: float | None = None):
+    def events(self, timeout: float | None = None) -> Iterator[dict]:
         """Iterate over events; stops after timeout seconds without one (None: never)."""
         while not self._closing:
             ev = self.next_event(timeout)
@@ -241,7 +248,7 @@ class Link:
                 return
             yield ev
 
-    def wait_for(self, kinds, timeout: float) -> Event | None:
+    def wait_for(self, kinds: Iterable[str], timeout: float) -> Event | None:
         """The next event whose kind is in kinds (others are dropped), or None."""
         if isinstance(kinds, str):
             kinds = (kinds,)
@@ -268,7 +275,7 @@ class Link:
                     pass
 
     # ----- commands -----
-    def command(self, kind: str, timeout: float | None = None, **fields) -> dict:
+    def command(self, kind: str, timeout: float | None = None, **fields: Any) -> dict:
         """Send a command and wait for its ACK (returns the ACK's fields).
 
         Raises LinkError when the board refuses it (the reason in words; .why has the
@@ -347,7 +354,7 @@ class Link:
     def clear(self) -> None:
         self._command("clear", {})
 
-    def paint(self, colour, space: str | None = None, label: str | None = None,
+    def paint(self, colour: str, space: str | None = None, label: str | None = None,
               everywhere: bool = False) -> None:
         """Colour one space (by id), every space with a label, or the ground under all."""
         f = {"c": _colour(colour)}
@@ -361,17 +368,17 @@ class Link:
             raise ValueError("paint needs a space, a label or everywhere=True")
         self._command("paint", f)
 
-    def player(self, colour, at_deg: float | None = None, width: int = 3) -> None:
+    def player(self, colour: str, at_deg: float | None = None, width: int = 3) -> None:
         """Show whose turn it is: an arc of `width` LEDs at at_deg (default: the side's start)."""
         f = {"c": _colour(colour), "w": int(width)}
         if at_deg is not None:
             f["at"] = int(round(float(at_deg) * 100)) % 36000
         self._command("player", f)
 
-    def pulse(self, space: str, colour="white") -> None:
+    def pulse(self, space: str, colour: str = "white") -> None:
         self._command("pulse", {"sp": str(space), "c": _colour(colour)})
 
-    def px(self, led: int, colour, count: int = 1, pulse: bool = False) -> None:
+    def px(self, led: int, colour: str, count: int = 1, pulse: bool = False) -> None:
         """Colour `count` LEDs from LED `led` (wrapping), over the spaces: pictures that are
         not spaces (a time wheel, a rondel); pulse=True makes them swell; "off" unpaints."""
         f = {"i": int(led), "n": int(count), "c": _colour(colour)}
@@ -379,7 +386,7 @@ class Link:
             f["pulse"] = 1
         self._command("px", f)
 
-    def flash(self, colour="red", count: int = 3) -> None:
+    def flash(self, colour: str = "red", count: int = 3) -> None:
         self._command("flash", {"c": _colour(colour), "n": int(count)}, record=False)
 
     def brightness(self, level: int) -> None:
@@ -393,7 +400,7 @@ class Link:
              if v is not None}
         self._command("fx", f)
 
-    def timer_start(self, seconds: float, colour="white", total_s: float | None = None,
+    def timer_start(self, seconds: float, colour: str = "white", total_s: float | None = None,
                     paused: bool = False, show: bool = True) -> None:
         """Start the board's turn timer; show=False keeps it off the LEDs (it still counts)."""
         f = {"ms": int(round(float(seconds) * 1000)), "c": _colour(colour)}
@@ -879,6 +886,6 @@ def _proto_error(dev: str, board_proto, why: str | None) -> LinkError:
         why="protocol")
 
 
-def connect(port: str | None = None, **kw) -> Link:
+def connect(port: str | None = None, **kw: Any) -> Link:
     """Link(port, **kw).open()."""
     return Link(port, **kw).open()

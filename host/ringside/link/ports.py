@@ -9,6 +9,10 @@ import serial
 from serial.tools import list_ports
 
 from ringside.link.errors import LinkError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 PICO_VID = 0x2E8A       # Raspberry Pi (RP2040 boards running MicroPython enumerate with it)
 BAUDRATE = 115200       # ignored by USB CDC and ptys; set for real UARTs
@@ -21,7 +25,7 @@ class PortInfo:
     description: str = ""
 
 
-def find_picos(comports=None) -> list[PortInfo]:
+def find_picos(comports: Callable[[], list] | None = None) -> list[PortInfo]:
     """Serial ports whose USB vendor id is the Raspberry Pi one, sorted by device name.
 
     comports: a callable like serial.tools.list_ports.comports (tests pass their own)."""
@@ -31,7 +35,7 @@ def find_picos(comports=None) -> list[PortInfo]:
     return sorted(out, key=lambda p: p.device)
 
 
-def usb_serial_of(device: str, comports=None) -> str | None:
+def usb_serial_of(device: str, comports: Callable[[], list] | None = None) -> str | None:
     """The USB serial number of a device path, if the system lists it (None for ptys)."""
     try:
         real = os.path.realpath(device)
@@ -52,7 +56,7 @@ def available(spec: str) -> bool:
     return is_url(spec) or os.path.exists(spec)
 
 
-def open_port(spec: str, read_timeout_s: float = 0.05):
+def open_port(spec: str, read_timeout_s: float = 0.05) -> serial.SerialBase:
     """Open a device path, pty or pyserial URL (loop://, socket://host:port, rfc2217://...).
 
     Raises LinkError with the reason when it cannot be opened."""

@@ -24,6 +24,11 @@ from ringside.link.frames import LineReader, WireError, encode, parse
 from ringside.sim import fw_replay
 from ringside.sim.physics import Marble, PhysicsParams
 from ringside.sim.sensors import SensorArray, SensorParams
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+    from collections.abc import Callable
 
 # The simulated board's sensor model unless SimBoard(sensor_model=...) says otherwise.
 # "ideal" until the firmware expects a real scene (issue 14); then DEFAULT_MODEL.
@@ -279,7 +284,7 @@ class SimBoard:
         m = self.model.lateral_max_mm()
         self.model.set_lateral(self._groove_rng.uniform(-m, m))
 
-    def angle_at(self, t_ms: float):
+    def angle_at(self, t_ms: float) -> float | None:
         """The marble's position (deg) at a recent time, or None when it is off the ring."""
         k = int(t_ms)
         if k > self.now:
@@ -293,7 +298,7 @@ class SimBoard:
         self._hist[self.now % 128] = m.position_deg if m.on_ring and not self._lifted else None
 
     # ----- host side of the serial line -----
-    def send(self, kind: str, **fields) -> None:
+    def send(self, kind: str, **fields: Any) -> None:
         """Queue a command frame for the board, as a host would send it."""
         self.inbox += encode(self._host_enc, kind, fields)
 
@@ -301,7 +306,7 @@ class SimBoard:
         self.inbox += data
 
     # ----- time -----
-    def advance(self, ms: int, until=None) -> None:
+    def advance(self, ms: int, until: Callable | None = None) -> None:
         """Run ms of virtual time: physics every ms, the controller every loop_ms.
 
         until(frame) -> bool stops early after a matching frame."""
@@ -341,7 +346,7 @@ class SimBoard:
             if until is not None and until(fr):
                 hit = True
 
-    def run_flick(self, speed_mm_s: float, timeout_ms: int = 20000, arm: bool = True):
+    def run_flick(self, speed_mm_s: float, timeout_ms: int = 20000, arm: bool = True) -> tuple:
         """Flick and wait for the board's verdict; returns (frame or None, true rest time or None).
 
         arm: tell the board a flick is coming, as the table does on a player's turn."""
@@ -366,7 +371,7 @@ class SimBoard:
                     return fr, rest_t
         return None, rest_t
 
-    def frames_of(self, kind: str, since: int = 0):
+    def frames_of(self, kind: str, since: int = 0) -> list:
         return [f for f in self.frames[since:] if f[1] == kind]
 
     # ----- recording (feeds for the MicroPython VM) -----
@@ -405,15 +410,15 @@ class SimTable:
         self.board = board
 
     @property
-    def frames(self):
+    def frames(self) -> list:
         return self.board.frames
 
-    def send(self, kind, **fields):
+    def send(self, kind: str, **fields: Any) -> None:
         self.board.send(kind, **fields)
         self.board.advance(self.board.loop_ms * 2)
 
-    def advance(self, ms):
+    def advance(self, ms: int) -> None:
         self.board.advance(ms)
 
-    def place(self, angle_deg, space_id=None):
+    def place(self, angle_deg: float, space_id: str | None = None) -> None:
         self.board.place(angle_deg)

@@ -11,7 +11,12 @@ Everything the controller writes to its serial port is collected, byte for byte.
 lock_heap, every controller.step runs under micropython.heap_lock(): an allocation there
 raises MemoryError and is counted in step_allocations.
 """
+from __future__ import annotations
 from array import array
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 class _Clock:
@@ -119,7 +124,7 @@ class _Watchdog:
 PIXEL_SUM = True
 
 
-def replay(ring, feed_path, out_cap=65536, lock_heap=False, steps_limit=-1, dry=False):
+def replay(ring: bytes, feed_path: str | Path, out_cap: int = 65536, lock_heap: bool = False, steps_limit: int = -1, dry: bool = False) -> tuple:
     """Run the controller over a feed file. Returns (output bytearray, length, stats dict).
 
     dry: read the feed but do not step the controller (the cost of the harness alone)."""

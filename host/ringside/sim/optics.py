@@ -25,6 +25,10 @@ from __future__ import annotations
 import math
 
 import numpy as np
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
 
 _RAD = math.pi / 180.0
 
@@ -34,7 +38,7 @@ SURFACE_NAMES = ("nothing", "floor", "inner_lip", "lip_top", "drum", "led_strip"
                  "pocket")
 
 
-def sunflower_cone(n: int, half_angle_deg: float):
+def sunflower_cone(n: int, half_angle_deg: float) -> np.ndarray:
     """n unit directions (local frame: axis +z) spread evenly in solid angle over a cone."""
     k = np.arange(n) + 0.5
     cos_max = math.cos(half_angle_deg * _RAD)
@@ -87,7 +91,7 @@ class Scene:
         self.pocket_angles: list[float] = []   # every sensor's place on the wall (rad)
 
     # --- ray casting -------------------------------------------------------------------
-    def cast(self, o, d, skip_pocket: int = -1):
+    def cast(self, o: np.ndarray, d: np.ndarray, skip_pocket: int = -1) -> tuple:
         """First surface each ray meets. o: (3,) origin; d: (N, 3) unit directions.
 
         Returns (t, surface id, cos incidence), each (N,); t = inf and id NOTHING where
@@ -169,8 +173,8 @@ class Mount:
     down (-) from level; baffle: None or ((yaw_lo, yaw_hi), (pitch_lo, pitch_hi)) degrees
     about the axis, the snout's aperture."""
 
-    def __init__(self, angle_deg, dir_, *, lens_r_mm, height_mm, yaw_in_deg, pitch_deg, fov_deg,
-                 baffle):
+    def __init__(self, angle_deg: float, dir_: int, *, lens_r_mm: float, height_mm: float, yaw_in_deg: float, pitch_deg: float, fov_deg: float,
+                 baffle: bool):
         self.angle_deg = angle_deg
         self.dir = dir_
         self.lens_r_mm = lens_r_mm
@@ -180,13 +184,13 @@ class Mount:
         self.fov_deg = fov_deg
         self.baffle = baffle
 
-    def copy(self, **kw):
+    def copy(self, **kw: Any) -> Mount:
         d = dict(lens_r_mm=self.lens_r_mm, height_mm=self.height_mm, yaw_in_deg=self.yaw_in_deg,
                  pitch_deg=self.pitch_deg, fov_deg=self.fov_deg, baffle=self.baffle)
         d.update(kw)
         return Mount(self.angle_deg, self.dir, **d)
 
-    def frame(self):
+    def frame(self) -> tuple:
         """(origin, axis, right, up) of the lens in ring coordinates."""
         a = self.angle_deg * _RAD
         radial = np.array([math.cos(a), math.sin(a), 0.0])
@@ -233,7 +237,7 @@ class SensorView:
         self.bg_wd = float(self.wd.sum())
         self.spacing = math.sqrt(2 * math.pi * (1 - math.cos(mount.fov_deg / 2 * _RAD)) / n_rays)
 
-    def accepts(self, u):
+    def accepts(self, u: np.ndarray) -> bool:
         """Which of the unit directions u (M, 3) enter the cone and the baffle's aperture."""
         x = u @ self.right
         y = u @ self.up
@@ -250,7 +254,7 @@ class SensorView:
             ok &= (inward >= ylo) & (inward <= yhi) & (pit >= plo) & (pit <= phi_)
         return ok
 
-    def background_parts(self):
+    def background_parts(self) -> dict:
         """{surface name: share of the empty ring's return} for the bring-up report."""
         out = {}
         if self.bg_w <= 0:
@@ -262,7 +266,7 @@ class SensorView:
         return out
 
     # --- the marble -------------------------------------------------------------------
-    def coverage(self, centre, radius):
+    def coverage(self, centre: np.ndarray, radius: float) -> tuple | None:
         """Soft-edged share of each open ray the marble covers, and the distance where it
         does: (idx, cov, t_hit, dist to centre, angular radius) for the rays idx it touches,
         or None if it is out of the cone. The edge is smoothed over one ray spacing so a

@@ -19,6 +19,7 @@ A flick faster than ``off_ring_speed_mm_s`` makes the marble ride up the outer
 wall: it leaves the ring (``on_ring`` False) after a short random arc drawn from
 the marble's seeded RNG. Every number is justified in docs/simulator.md.
 """
+from __future__ import annotations
 import math
 import random
 
@@ -48,7 +49,7 @@ class Marble:
     travel_deg (signed travel since the last flick), time_ms (simulated time).
     """
 
-    def __init__(self, ring, *, params=None, tilt_deg=0.0, low_deg=0.0, rng=None):
+    def __init__(self, ring: dict, *, params: PhysicsParams | None = None, tilt_deg: float = 0.0, low_deg: float = 0.0, rng: random.Random | None = None):
         self.radius_mm = track_radius_mm(ring)
         self.params = params if params is not None else PhysicsParams()
         self.rng = _as_rng(rng)
@@ -62,7 +63,7 @@ class Marble:
         self.set_tilt(tilt_deg, low_deg)
 
     # --- configuration -------------------------------------------------------------
-    def set_tilt(self, tilt_deg, low_deg=0.0):
+    def set_tilt(self, tilt_deg: float, low_deg: float = 0.0) -> None:
         """Tilt the ring by tilt_deg (degrees, >= 0) with its low point at low_deg."""
         tilt_deg = float(tilt_deg)
         if not 0.0 <= tilt_deg < 45.0:
@@ -76,31 +77,31 @@ class Marble:
 
     # --- state read-out ------------------------------------------------------------
     @property
-    def angle_deg(self):
+    def angle_deg(self) -> float:
         return self._theta * _DEG
 
     @property
-    def position_deg(self):
+    def position_deg(self) -> float:
         return (self._theta * _DEG) % 360.0
 
     @property
-    def speed_mm_s(self):
+    def speed_mm_s(self) -> float:
         return self._v
 
     @property
-    def travel_deg(self):
+    def travel_deg(self) -> float:
         return (self._theta - self._theta0) * _DEG
 
     @property
-    def at_rest(self):
+    def at_rest(self) -> bool:
         """v == 0 and the tilt force does not exceed rolling resistance here."""
         return self.on_ring and self._v == 0.0 and self._holds(self._theta)
 
-    def tilt_accel_mm_s2(self, angle_deg):
+    def tilt_accel_mm_s2(self, angle_deg: float) -> float:
         """Tangential acceleration (mm/s^2) the tilt gives a marble at angle_deg."""
         return -self._k_tilt * math.sin(angle_deg * _RAD - self._low)
 
-    def static_band_deg(self):
+    def static_band_deg(self) -> float:
         """Half-width (degrees) of the band round the low point where a still marble stays.
 
         180 when the tilt cannot overcome rolling resistance anywhere (a level ring).
@@ -114,7 +115,7 @@ class Marble:
         return abs(self._k_tilt * math.sin(theta - self._low)) <= self.params.rolling_decel_mm_s2
 
     # --- actions -------------------------------------------------------------------
-    def place(self, angle_deg):
+    def place(self, angle_deg: float) -> None:
         """Put the marble on the track at angle_deg, not moving (on_ring becomes True)."""
         self._theta = float(angle_deg) * _RAD
         self._theta0 = self._theta
@@ -122,7 +123,7 @@ class Marble:
         self.on_ring = True
         self._leave_at = None
 
-    def flick(self, speed_mm_s):
+    def flick(self, speed_mm_s: float) -> None:
         """Give the marble a signed speed (mm/s, + = counter-clockwise). Resets travel to 0."""
         if not self.on_ring:
             raise RuntimeError("the marble is off the ring: place() it before flicking")
@@ -138,7 +139,7 @@ class Marble:
             self._leave_dir = 1.0 if self._v > 0 else -1.0
             self._leave_at = self._theta + self._leave_dir * arc
 
-    def step(self, dt_ms):
+    def step(self, dt_ms: float) -> None:
         """Advance simulated time by dt_ms (ms, >= 0)."""
         if dt_ms < 0:
             raise ValueError("step: dt_ms must be >= 0, not %r" % dt_ms)
@@ -207,7 +208,7 @@ class Marble:
         self._v = v
         self._theta = theta + v * rest * inv_r
 
-    def run_until_rest(self, max_ms=120000.0, chunk_ms=10.0):
+    def run_until_rest(self, max_ms: float = 120000.0, chunk_ms: float = 10.0) -> float:
         """Step until the marble is at rest or off the ring; returns the simulated ms taken.
 
         Raises RuntimeError if it is still moving after max_ms (a model error).

@@ -60,6 +60,11 @@ from collections import namedtuple
 from ringfw.hal import (RANGE_NO_TARGET, RANGE_OUT_OF_RANGE, STATUS_MIN_RANGE_FAIL,
                         STATUS_NO_ANSWER, STATUS_PHASE_FAIL, STATUS_SIGMA_FAIL,
                         STATUS_SIGNAL_FAIL, STATUS_VALID)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+    from ringside.sim.optics import SensorView
 
 MODELS = ("physical", "ideal")
 DEFAULT_MODEL = "physical"
@@ -120,12 +125,12 @@ class SensorParams:
                        gate (a phantom target at a random distance); the rest is ambient
     """
 
-    def __init__(self, *, sigma_min_mm=1.5, sigma_frac=0.015, bias_max_mm=10.0, scale_err_max=0.01,
-                 outlier_rate=0.01, silent_wrong_rate=0.005, dropout_rate=0.002, period_ms=None,
-                 jitter_ms=0.5, noise_scale=1.0, signal_k_mcps_m2=0.5, signal_limit_mcps=0.25,
-                 sigma_limit_mm=18.0, min_range_mm=30.0, ambient_mcps=0.1, pulse_mm=705.0,
-                 integration_frac=0.75, overhead_ms=0.614, rays=1024, marble_material=None,
-                 marble_diameter_mm=None, crosstalk=True, crosstalk_coherent=0.25):
+    def __init__(self, *, sigma_min_mm: float = 1.5, sigma_frac: float = 0.015, bias_max_mm: float = 10.0, scale_err_max: float = 0.01,
+                 outlier_rate: float = 0.01, silent_wrong_rate: float = 0.005, dropout_rate: float = 0.002, period_ms: int | None = None,
+                 jitter_ms: float = 0.5, noise_scale: float = 1.0, signal_k_mcps_m2: float = 0.5, signal_limit_mcps: float = 0.25,
+                 sigma_limit_mm: float = 18.0, min_range_mm: float = 30.0, ambient_mcps: float = 0.1, pulse_mm: float = 705.0,
+                 integration_frac: float = 0.75, overhead_ms: float = 0.614, rays: int = 1024, marble_material: str | None = None,
+                 marble_diameter_mm: float | None = None, crosstalk: bool = True, crosstalk_coherent: float = 0.25):
         self.sigma_min_mm = float(sigma_min_mm)
         self.sigma_frac = float(sigma_frac)
         self.bias_max_mm = float(bias_max_mm)
@@ -171,14 +176,14 @@ class SensorParams:
             raise ValueError("SensorParams.marble_material must be a material name")
 
     @classmethod
-    def ideal(cls, **kw):
+    def ideal(cls, **kw: Any) -> SensorParams:
         """No noise, bias, outliers or dropouts (for tests of geometry only)."""
         d = dict(sigma_min_mm=0.0, sigma_frac=0.0, bias_max_mm=0.0, scale_err_max=0.0,
                  outlier_rate=0.0, silent_wrong_rate=0.0, dropout_rate=0.0, jitter_ms=0.0)
         d.update(kw)
         return cls(**d)
 
-    def as_dict(self):
+    def as_dict(self) -> dict:
         return {k: v for k, v in vars(self).items()}
 
 
@@ -264,7 +269,7 @@ class SensorArray:
     mount_faults[i]        set of "misaimed", "nobaffle"
     """
 
-    def __init__(self, ring, *, params=None, rng=None, faults=None, model=None):
+    def __init__(self, ring: dict, *, params: SensorParams | None = None, rng: random.Random | None = None, faults: dict[int, str] | None = None, model: str | None = None):
         self.model = DEFAULT_MODEL if model is None else model
         if self.model not in MODELS:
             raise ValueError("sensor model must be one of %s, not %r" % (", ".join(MODELS), model))
@@ -398,7 +403,7 @@ class SensorArray:
         w = rho * cos_out / (vj.n * dist ** 2)
         return float(w[seen].sum())
 
-    def set_marble(self, diameter_mm=None, material=None):
+    def set_marble(self, diameter_mm: float | None = None, material: str | None = None) -> None:
         """The marble on the ring: diameter (mm) and material ("glass", "opaque", "steel" or
         a kind ring.json's marble.kinds declares)."""
         if self.model != "physical":
@@ -419,17 +424,17 @@ class SensorArray:
             self._m_rho = k["effective_reflectance"]
             self._m_specular = k["specular"]
 
-    def lateral_max_mm(self):
+    def lateral_max_mm(self) -> float:
         """How far the marble's centre can sit off the groove's centre line (mm)."""
         width = float(self.ring["track"].get("width_mm", 24))
         d = self.marble_d_mm if self.model == "physical" else 2 * self.marble_radius_mm
         return max(0.0, (width - d) / 2.0)
 
-    def set_lateral(self, mm):
+    def set_lateral(self, mm: float) -> None:
         m = self.lateral_max_mm()
         self.lateral_mm = max(-m, min(m, float(mm)))
 
-    def set_mount(self, i, aim_error_deg=None, baffle=None):
+    def set_mount(self, i: int, aim_error_deg: tuple[float, float] | None = None, baffle: bool | None = None) -> None:
         """Mis-mount (or put right) sensor i: aim_error_deg = (yaw, pitch) != (0, 0) knocks its
         axis by MISAIM_DEG; baffle False takes its snout off."""
         self._check_index(i)
@@ -442,7 +447,7 @@ class SensorArray:
             self._build_view(i)
             self._couple()
 
-    def mount_of(self, i):
+    def mount_of(self, i: int) -> dict:
         self._check_index(i)
         if self.model != "physical":
             return {}
@@ -452,10 +457,10 @@ class SensorArray:
                 "baffle": None if m.baffle is None else {"yaw_deg": list(m.baffle[0]),
                                                          "pitch_deg": list(m.baffle[1])}}
 
-    def view(self, i):
+    def view(self, i: int) -> SensorView | None:
         return self._views[i] if self.model == "physical" else None
 
-    def background(self, i):
+    def background(self, i: int) -> dict:
         """What sensor i sees of the empty ring, without noise: blended range (mm, None if
         nothing returns), signal rate (MCPS), and each surface's share of it."""
         self._check_index(i)
@@ -465,7 +470,7 @@ class SensorArray:
         return {"range_mm": (v.bg_wd / v.bg_w) if v.bg_w > 0 else None,
                 "signal_mcps": self._k * v.bg_w, "parts": v.background_parts()}
 
-    def describe(self):
+    def describe(self) -> dict:
         """The model and its parameters, for a bench's JSON."""
         d = {"sensor_model": self.model, "period_ms": round(self.period_ms, 3),
              "params": self.params.as_dict()}
@@ -480,15 +485,15 @@ class SensorArray:
     def _chord_range(self, d_deg):
         return 2.0 * self.radius_mm * math.sin(d_deg * 0.5 * _RAD) - self.marble_radius_mm
 
-    def window_deg(self, i):
+    def window_deg(self, i: int) -> tuple:
         """Sensor i's view window (near, far), degrees of track ahead of it."""
         return self._near[i], self._far[i]
 
-    def window_range_mm(self, i):
+    def window_range_mm(self, i: int) -> tuple:
         """True ranges (mm) of a marble at the near and the far edge of sensor i's window."""
         return self._win_mm[i]
 
-    def true_offset_deg(self, i, marble_angle_deg):
+    def true_offset_deg(self, i: int, marble_angle_deg: float) -> float | None:
         """How far (degrees, in the aim direction) the marble centre is ahead of sensor i,
         if it is inside the view window; None otherwise (or if marble_angle_deg is None)."""
         if marble_angle_deg is None:
@@ -498,7 +503,7 @@ class SensorArray:
             return d
         return None
 
-    def true_range_mm(self, i, marble_angle_deg):
+    def true_range_mm(self, i: int, marble_angle_deg: float) -> float | None:
         """Exact distance (mm) from sensor i to the marble's near surface, or None if not in view
         (the firmware's chord model: the lens on the centre line)."""
         d = self.true_offset_deg(i, marble_angle_deg)
@@ -506,14 +511,14 @@ class SensorArray:
             return None
         return self._chord_range(d)
 
-    def marble_centre(self, marble_angle_deg):
+    def marble_centre(self, marble_angle_deg: float) -> tuple:
         """The marble centre (x, y, z) in mm for the physical scene."""
         a = marble_angle_deg * _RAD
         r = self.radius_mm + self.lateral_mm
         z = self.marble_d_mm / 2.0 if self.model == "physical" else self.marble_radius_mm
         return (r * math.cos(a), r * math.sin(a), z)
 
-    def lens_range_mm(self, i, marble_angle_deg):
+    def lens_range_mm(self, i: int, marble_angle_deg: float) -> float:
         """Distance from sensor i's real lens (in the outer wall) to the marble's near surface."""
         import numpy as np
         c = np.array(self.marble_centre(marble_angle_deg))
@@ -528,7 +533,7 @@ class SensorArray:
         if not isinstance(i, int) or not 0 <= i < self.count:
             raise ValueError("no sensor %r (there are %d)" % (i, self.count))
 
-    def next_due_ms(self, i):
+    def next_due_ms(self, i: int) -> float:
         """Simulated time (ms) at which sensor i's current measurement completes."""
         return self._due[i]
 
@@ -542,14 +547,14 @@ class SensorArray:
         if len(w) > 3:
             del w[0]
 
-    def start_continuous(self, i, t_ms):
+    def start_continuous(self, i: int, t_ms: float) -> None:
         self._check_index(i)
         self._mode[i] = "continuous"
         due = t_ms + self._period(i)
         self._due[i] = due
         self._add_window(i, t_ms, due)
 
-    def start_single(self, i, t_ms):
+    def start_single(self, i: int, t_ms: int) -> float:
         """Start one measurement at t_ms; returns when it completes."""
         self._check_index(i)
         if self._mode[i] == "continuous" or self._due[i] != _INF and self._due[i] > t_ms:
@@ -565,13 +570,13 @@ class SensorArray:
         if w and w[-1][1] > t_ms:
             w[-1] = (w[-1][0], max(w[-1][0], t_ms))
 
-    def stop(self, i, t_ms):
+    def stop(self, i: int, t_ms: int) -> None:
         self._check_index(i)
         self._cut(i, t_ms)
         self._mode[i] = "idle"
         self._due[i] = _INF
 
-    def emitting(self, j, t0, t1):
+    def emitting(self, j: int, t0: float, t1: float) -> float:
         """ms of [t0, t1] during which sensor j's laser was on (a sensor ranging back to
         back is on from its last start until it is stopped)."""
         tot = 0.0
@@ -587,7 +592,7 @@ class SensorArray:
                 tot += hi - lo
         return tot
 
-    def set_fault(self, i, kind):
+    def set_fault(self, i: int, kind: str) -> None:
         """Inject a fault into sensor i: "dead", "stuck", "noisy" (electrical), "misaimed",
         "nobaffle" (mount), or None to repair it (both kinds)."""
         self._check_index(i)
@@ -609,7 +614,7 @@ class SensorArray:
         self._sigma_mult[i] = self.params.noise_scale * (_NOISY_FACTOR if kind == "noisy" else 1.0)
 
     # --- one reading ------------------------------------------------------------------
-    def measure(self, i, marble_angle_deg, now_ms):
+    def measure(self, i: int, marble_angle_deg: float | None, now_ms: float) -> tuple[int, int] | None:
         """Complete sensor i's measurement that is due by now_ms and schedule the next one.
 
         marble_angle_deg: where the marble centre was (best: the middle of the integration

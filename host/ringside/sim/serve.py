@@ -43,6 +43,10 @@ from pathlib import Path
 from ringside.link.frames import WireError, encode, parse
 from ringside.sim.board import SimBoard
 from ringside.errors import UsageError
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 WRITE_TIMEOUT_S = 0.5     # like the rp2 USB CDC: output waits this long for a reader, then drops
 BOOT_MS = 800             # a reset board's pty comes back after this (MicroPython start, sensor init)
@@ -75,7 +79,7 @@ def shown_colours(frame: bytes, eff: int) -> list[tuple[int, int, int]]:
     return out
 
 
-def ring_image(colours, led_angles_deg, size: int = 240) -> bytes:
+def ring_image(colours: list[tuple[int, int, int]], led_angles_deg: list[float], size: int = 240) -> bytes:
     """A PNG of the LED ring: each LED a dot at its angle (ccw from east, north up)."""
     bg = (18, 18, 22)
     img = bytearray(bytes(bg) * (size * size))
@@ -103,7 +107,7 @@ def ring_image(colours, led_angles_deg, size: int = 240) -> bytes:
     return png_bytes(size, size, bytes(img))
 
 
-def terminal_line(colours) -> str:
+def terminal_line(colours: list[tuple[int, int, int]]) -> str:
     """One line of coloured blocks (24-bit ANSI colour), one per LED."""
     parts = []
     for r, g, b in colours:
@@ -211,7 +215,7 @@ class SimServer:
     def __init__(self, ring_bytes: bytes | None = None, *, seed: int = 0, speed: float = 1.0,
                  link_path: str | None = None, boot_ms: int = BOOT_MS, place_deg: float | None = None,
                  tilt_deg: float = 0.0, show_leds: bool = False, png: str | None = None,
-                 emit_log: str | None = None, out=None, ports: int = 1, sensor_model: str | None = None):
+                 emit_log: str | None = None, out: Callable[[str], None] | None = None, ports: int = 1, sensor_model: str | None = None):
         if speed <= 0:
             raise UsageError("speed must be above 0, not %r" % speed)
         if not isinstance(ports, int) or not 1 <= ports <= 8:
@@ -246,7 +250,7 @@ class SimServer:
 
     # ----- board and pty life -----
     @property
-    def pty(self):
+    def pty(self) -> _Pty:
         return self.ptys[0]
 
     @property
@@ -544,11 +548,11 @@ class SimServer:
             ctl._send()
 
     # ----- showing the LEDs -----
-    def colours(self):
+    def colours(self) -> list[tuple[int, int, int]]:
         b = self.board
         return shown_colours(b.pixels.frame, b.controller.leds.eff)
 
-    def led_angles(self):
+    def led_angles(self) -> list:
         r = self.board.fw_ring
         n = r.led_count
         return [(r.led0 / 100.0 + r.led_dir * i * 360.0 / n) % 360.0 for i in range(n)]
@@ -606,7 +610,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
                         "(the link benchmark)")
 
 
-def serve(args) -> int:
+def serve(args: argparse.Namespace) -> int:
     """Run `ringside sim` until interrupted or terminated."""
     ring_bytes = None
     if args.ring:
@@ -641,7 +645,7 @@ def serve(args) -> int:
     return 0
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="ringside sim", description=__doc__.split("\n")[0])
     add_arguments(p)
     return serve(p.parse_args(argv))

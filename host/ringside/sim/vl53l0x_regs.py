@@ -286,7 +286,7 @@ class VL53L0XModel:
         return bytes(self.regs.get((0, 0xB0 + k), 0) for k in range(6))
 
     # ----- I2C transactions -----
-    def i2c_write(self, data) -> None:
+    def i2c_write(self, data: bytes) -> None:
         """A write transaction: first byte = register, the rest auto-increment from it."""
         data = bytes(data)
         if not data:
@@ -331,7 +331,7 @@ class FakeI2C:
         self.log_size = log_size
         self.config: dict = {}
 
-    def add(self, device) -> None:
+    def add(self, device: VL53L0XModel) -> None:
         self.devices.append(device)
 
     def _at(self, addr: int):
@@ -364,13 +364,13 @@ class FakeI2C:
         self._note("scan", -1, -1, 0)
         return sorted({d.address for d in self.devices if d.online})
 
-    def writeto(self, addr: int, buf, stop: bool = True) -> int:
+    def writeto(self, addr: int, buf: bytes | bytearray | memoryview, stop: bool = True) -> int:
         data = bytes(buf)
         self._note("w", addr, data[0] if data else -1, len(data))
         self._write(addr, data)
         return len(data)
 
-    def readfrom_into(self, addr: int, buf, stop: bool = True) -> None:
+    def readfrom_into(self, addr: int, buf: bytearray | memoryview, stop: bool = True) -> None:
         n = len(buf)
         self._note("r", addr, -1, n)
         buf[:] = self._read(addr, n)
@@ -379,12 +379,12 @@ class FakeI2C:
         self._note("r", addr, -1, nbytes)
         return self._read(addr, nbytes)
 
-    def writeto_mem(self, addr: int, memaddr: int, buf, *, addrsize: int = 8) -> None:
+    def writeto_mem(self, addr: int, memaddr: int, buf: bytes | bytearray | memoryview, *, addrsize: int = 8) -> None:
         data = bytes(buf)
         self._note("wm", addr, memaddr, len(data))
         self._write(addr, bytes((memaddr & 0xFF,)) + data)
 
-    def readfrom_mem_into(self, addr: int, memaddr: int, buf, *, addrsize: int = 8) -> None:
+    def readfrom_mem_into(self, addr: int, memaddr: int, buf: bytearray | memoryview, *, addrsize: int = 8) -> None:
         n = len(buf)
         self._note("rm", addr, memaddr, n)
         self._write(addr, bytes((memaddr & 0xFF,)))
@@ -403,7 +403,7 @@ class XShutLines:
         self.wires: dict[int, list] = {}
         self.levels: dict[int, int] = {}
 
-    def wire(self, pin: int, device) -> None:
+    def wire(self, pin: int, device: VL53L0XModel) -> None:
         self.wires.setdefault(pin, []).append(device)
         device.power(bool(self.levels.get(pin, 0)))
 
@@ -416,7 +416,7 @@ class XShutLines:
 class FakeNeoPixel:
     """micropython-lib's `neopixel.NeoPixel` surface: buf (GRB bytes) and write()."""
 
-    def __init__(self, pin, n, bpp=3, timing=1):
+    def __init__(self, pin: object, n: int, bpp: int = 3, timing: int = 1):
         self.pin = pin
         self.n = n
         self.bpp = bpp
@@ -424,7 +424,7 @@ class FakeNeoPixel:
         self.buf = bytearray(n * bpp)
         self.frames: list[bytes] = []
 
-    def write(self):
+    def write(self) -> None:
         self.frames.append(bytes(self.buf))
 
 

@@ -19,6 +19,10 @@ from ringside import games
 from ringside.games import CHANCE
 
 from . import bots
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 PLAYERS = 4
 
@@ -34,7 +38,7 @@ def wilson(k: float, n: int, z: float = 1.96) -> list[float]:
     return [round(max(0.0, c - h), 4), round(min(1.0, c + h), 4)]
 
 
-def play(seed: int, hero: int, max_actions: int = 50000):
+def play(seed: int, hero: int, max_actions: int = 50000) -> Game:
     """One game: the heuristic in seat `hero`, random players elsewhere. Returns the game."""
     g = games.new("circle", ["P%d" % i for i in range(PLAYERS)], seed=seed)
     rng = random.Random(seed * 7919 + 1)
@@ -81,7 +85,7 @@ def run(n: int = 200, seed: int = 1) -> dict:
             "games_per_second": round(n / dt, 2)}
 
 
-def main(argv=None) -> int:
+def main(argv: list[str] | None = None) -> int:
     """python -m ringside.games.circle.bench [-n 200] [--seed 1] [--json]"""
     ap = argparse.ArgumentParser(prog="python -m ringside.games.circle.bench",
                                  description="The Circle: 1 heuristic player against 3 random ones")

@@ -20,6 +20,10 @@ import random
 from ringside.games import CHANCE, IllegalAction
 
 from .cards import COLOURS
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 CIRCLE_DANGER = 15     # from this Circle VP on, the heuristic stops feeding the Circle
 MAX_BID = 4            # secrets the heuristic bids at most for a spy
@@ -41,7 +45,7 @@ class RandomBot(_CardBot):
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, game, seat, rng: random.Random | None = None) -> dict:
+    def choose(self, game: Game, seat: int, rng: random.Random | None = None) -> dict:
         acts = game.legal_actions(seat)
         if not acts:
             raise IllegalAction("%s has nothing to do now" % game.seat_name(seat))
@@ -55,7 +59,7 @@ class HeuristicBot(_CardBot):
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, game, seat, rng: random.Random | None = None) -> dict:
+    def choose(self, game: Game, seat: int, rng: random.Random | None = None) -> dict:
         if seat == CHANCE:
             return game.chance_action()
         acts = game.legal_actions(seat)
@@ -239,14 +243,14 @@ class HeuristicBot(_CardBot):
 BOTS = {"good": HeuristicBot, "heuristic": HeuristicBot, "random": RandomBot}
 
 
-def make(level: str = "good", seed: int = 0):
+def make(level: str = "good", seed: int = 0) -> _CardBot:
     """A bot by level (good = heuristic, random); seed: its own RNG when choose() gets none."""
     if level not in BOTS:
         raise ValueError("no Circle bot %r (there are: %s)" % (level, ", ".join(sorted(BOTS))))
     return BOTS[level](seed)
 
 
-def choose(game, seat, rng: random.Random | None = None) -> dict:
+def choose(game: Game, seat: int, rng: random.Random | None = None) -> dict:
     """The heuristic player's choice (the module-level bot of the contract)."""
     return HeuristicBot().choose(game, seat, rng)
 

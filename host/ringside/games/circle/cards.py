@@ -33,7 +33,7 @@ def _fail(where, msg):
     raise GameError("%s: %s" % (where, msg))
 
 
-def load(override=None) -> list[dict]:
+def load(override: dict | str | None = None) -> list[dict]:
     """The deck: the default file, or override (a path or the parsed file / card list), validated."""
     where = "The Circle cards"
     if override is None:

@@ -1131,27 +1131,27 @@ class Circle(Game):
         }
 
     # ----- what a player (or a bot) may ask of the table, by name -----
-    def moths(self, seat) -> list:
+    def moths(self, seat: int) -> list:
         """Per colour, how many of seat's infiltrated spies show that moth."""
         return self._moths(seat)
 
-    def holder(self, card):
+    def holder(self, card: str) -> int | None:
         """The seat whose ready spies include card, or None."""
         return self._holder(card)
 
-    def guard_holder(self, card):
+    def guard_holder(self, card: str) -> None:
         """The seat guarding card, or None."""
         return self._guard_holder(card)
 
-    def find_wheel(self, card):
+    def find_wheel(self, card: str) -> tuple[int, int]:
         """Where card lies on the time wheel, or None."""
         return self._find_wheel(card)
 
-    def base_strength(self, seat, colour) -> int:
+    def base_strength(self, seat: int, colour: str) -> int:
         """seat's secret strength in colour (grey: all colours together)."""
         return self._base(seat, colour)
 
-    def spy_bonus(self, seat) -> int:
+    def spy_bonus(self, seat: int) -> int:
         """The auction bonus seat's ready intelligence spies give."""
         return self._spy_bonus(seat)
 

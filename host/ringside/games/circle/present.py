@@ -23,6 +23,10 @@ from ringside.games import present as P
 
 from . import wheel
 from .cards import COLOURS, GREY, NEUTRAL
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 # The spy actions as the rulebook names them ("Spy Actions", page 10); (colour, neutral) counts.
 ACTION_WORDS = {
@@ -55,7 +59,7 @@ WHEEL_TURNS = ("wheel_turn",)    # the events on which the time wheel turns one 
 
 # ----- words -----------------------------------------------------------------------------
 
-def action_words(game, cid) -> str:
+def action_words(game: Game, cid: str) -> str:
     """What a spy does, in the rulebook's words: "2 additional secrets"."""
     c = game.card[cid]
     words = ACTION_WORDS.get(c["type"], c["type"])
@@ -65,7 +69,7 @@ def action_words(game, cid) -> str:
     return words
 
 
-def spy(game, cid, full: bool = False) -> str:
+def spy(game: Game, cid: str, full: bool = False) -> str:
     """A spy card as a player reads it: "INT-gain-1, 2 additional secrets" (full: with its
     time, VP, homeland and, for a neutral spy, the secrets it is bought with)."""
     if cid not in game.card:
@@ -214,7 +218,7 @@ def _now_lines(game, v):
     return lines
 
 
-def status(game, v) -> str:
+def status(game: Game, v: dict) -> str:
     if game.over:
         r = game.result or {}
         return "Game over: %s" % r.get("reason", "")
@@ -232,7 +236,7 @@ def status(game, v) -> str:
     return "%s: %s to %s" % (head, who, what)
 
 
-def picture(game, seat=None) -> dict:
+def picture(game: Game, seat: int | None = None) -> dict:
     v = game.view(seat)
     names = list(game.players)
     glyph = P.glyphs(names)
@@ -304,7 +308,7 @@ def _where(v, cid) -> str:
     return ""
 
 
-def label(game, seat, action) -> str:
+def label(game: Game, seat: int | str | None, action: dict) -> str:
     """A legal action in the rulebook's words."""
     a = action
     t = a.get("type")
@@ -389,11 +393,11 @@ def group(game, seat, action) -> str:
             "first": "the first starting player"}.get(t, label(game, seat, a))
 
 
-def event_text(ev) -> str:
+def event_text(ev: dict) -> str:
     return ev.get("text", "")
 
 
-def step_line(game, events, width: int = 160) -> str:
+def step_line(game: Game, events: list[dict], width: int = 160) -> str:
     """One short line after a step: what changed (the events' sentences) and what comes next."""
     said = [e.get("text", "") for e in events if e.get("text")]
     head = ""
@@ -419,7 +423,7 @@ def ring_leds() -> dict:
         return dict(wheel.DEFAULT_LEDS)
 
 
-def led_frame(game, leds: dict | None = None) -> dict:
+def led_frame(game: Game, leds: dict | None = None) -> dict:
     """The time wheel on the ring: wheel.led_frame's LEDs as the frame's pixels, and the colour
     of the player to act."""
     v = game.view(None)
@@ -429,11 +433,11 @@ def led_frame(game, leds: dict | None = None) -> dict:
                        pixels=wheel.led_frame(v, leds or ring_leds()))
 
 
-def turns_wheel(ev) -> bool:
+def turns_wheel(ev: dict) -> bool:
     return ev.get("type") in WHEEL_TURNS
 
 
-def led_turn(ev) -> float | None:
+def led_turn(ev: dict) -> float | None:
     """LEDs the picture turns for this event (+ = anticlockwise): the time wheel turns one
     square (45 degrees) clockwise; None for every other event."""
     if not turns_wheel(ev):

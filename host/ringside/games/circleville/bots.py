@@ -17,6 +17,10 @@ import random
 from ringside.games import CHANCE, IllegalAction, possessive
 
 from .engine import COLOURS
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 
 def _check_turn(game, seat):
@@ -40,12 +44,12 @@ class RandomBot(_Bot):
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, game, seat, rng=None) -> dict:
+    def choose(self, game: Game, seat: int, rng: random.Random | None = None) -> dict:
         _check_turn(game, seat)
         return self.rng.choice(game.legal_actions(seat))
 
 
-def distances(game, start: int) -> dict:
+def distances(game: Game, start: int) -> dict:
     """Supervisor moves from `start` to every section (a completed large section counts as one place)."""
     node = game.supervisor_nodes()
     dist = {node[start]: 0}
@@ -77,7 +81,7 @@ class HeuristicBot(_Bot):
             game.remaining_work(n) == sum(1 for i in game.section(n)["icons"] if not i["cubes"])
             for n in range(1, 21) if not game.section(n)["done"])
 
-    def target(self, game, seat) -> int:
+    def target(self, game: Game, seat: int) -> int:
         p = game.state["players"][seat]
         dist = distances(game, p["supervisor"])
         if self._needs_build(game):
@@ -97,7 +101,7 @@ class HeuristicBot(_Bot):
             return roads + structs * (4 if queue_full else 1) + 2 * dist[n]
         return min(open_, key=lambda n: (cost(n), n))
 
-    def colour_value(self, game, seat, c, sup) -> float:
+    def colour_value(self, game: Game, seat: int, c: str, sup: int) -> float:
         s, b = game.section(sup), game.board["sections"][sup]
         lv = game.level(seat, c)
         if c in ("red", "blue"):
@@ -109,7 +113,7 @@ class HeuristicBot(_Bot):
         return 2 * min(lv, len(game.state["queue"]), plots) if game.section(sup)["done"] else 0.3
 
     # --- choosing
-    def choose(self, game, seat, rng=None) -> dict:
+    def choose(self, game: Game, seat: int, rng: random.Random | None = None) -> dict:
         _check_turn(game, seat)
         acts = game.legal_actions(seat)
         S = game.state
@@ -223,13 +227,13 @@ class HeuristicBot(_Bot):
 BOTS = {"random": RandomBot, "heuristic": HeuristicBot, "good": HeuristicBot}
 
 
-def make(level: str = "heuristic", seed: int = 0):
+def make(level: str = "heuristic", seed: int = 0) -> _Bot:
     if level not in BOTS:
         raise ValueError("no Circleville bot %r (there are: %s)" % (level, ", ".join(sorted(BOTS))))
     return BOTS[level](seed)
 
 
-def play_game(bots, seed: int = 0, max_actions: int = 30000, options=None):
+def play_game(bots: list, seed: int = 0, max_actions: int = 30000, options: dict | None = None) -> Game:
     """Play one seeded game with one bot per seat; returns the game (over unless max_actions ran out)."""
     import ringside.games as G
     g = G.new("circleville", ["P%d" % (i + 1) for i in range(len(bots))], seed=seed, options=options or {})

@@ -67,7 +67,7 @@ def _ints(v, n_lo, n_hi, lo, hi, what):
     return list(v)
 
 
-def validate_board(data, source="the board data") -> dict:
+def validate_board(data: dict, source: str = "the board data") -> dict:
     """Check a board dict; return a clean copy with sections keyed by number. Raises DataError."""
     def bad(msg):
         raise DataError("%s: %s" % (source, msg))
@@ -214,7 +214,7 @@ def _connected(secs, nodes: set) -> bool:
     return seen == nodes
 
 
-def validate_tiles(data, source="the tiles data", board=None) -> dict:
+def validate_tiles(data: dict, source: str = "the tiles data", board: dict | None = None) -> dict:
     """Check a tiles dict; return {"equipment": {id: tile}, "achievements": {...}, "year_bonus": {...}}."""
     def bad(msg):
         raise DataError("%s: %s" % (source, msg))
@@ -280,7 +280,7 @@ def validate_tiles(data, source="the tiles data", board=None) -> dict:
 _CACHE: dict = {}
 
 
-def load(board=None, tiles=None) -> tuple[dict, dict]:
+def load(board: dict | str | Path | None = None, tiles: dict | str | Path | None = None) -> tuple[dict, dict]:
     """The board and tiles (defaults, a path, or a dict), validated. Raises DataError."""
     bdata, bsrc = _read(board, "board.json")
     tdata, tsrc = _read(tiles, "tiles.json")

@@ -125,7 +125,7 @@ class Circleville(Game):
 
     # ------------------------------------------------------------------ helpers
     @property
-    def S(self):
+    def S(self) -> dict:
         return self.state
 
     def _sec(self, num):
@@ -134,7 +134,7 @@ class Circleville(Game):
     def _who(self, seat):
         return self.players[seat]
 
-    def level(self, seat, colour, boost=False) -> int:
+    def level(self, seat: int, colour: str, boost: bool = False) -> int:
         """The level of a colour for an action: tiles in the column + 1, equipment, two-colour tiles."""
         if boost:
             return 5
@@ -152,7 +152,7 @@ class Circleville(Game):
                 lv = max(lv, max(raw(c) for c in e["colours"]))
         return lv
 
-    def mat_level(self, seat, colour) -> int:
+    def mat_level(self, seat: int, colour: str) -> int:
         return 1 + len(self.state["players"][seat]["mat"][colour])
 
     def _equipment_of(self, seat):
@@ -204,12 +204,12 @@ class Circleville(Game):
                             if self._sec(m)["done"] and self.board["sections"][m]["quadrant"] == q and m not in node)
         return node
 
-    def area(self, num) -> list:
+    def area(self, num: int) -> list:
         """The sections a supervisor in `num` may act in: itself, or its whole completed large section."""
         node = self._components()
         return [s for s in range(1, 21) if node[s] == node[num]]
 
-    def move_targets(self, num) -> list:
+    def move_targets(self, num: int) -> list:
         """One section per node reachable in one supervisor move (the lowest-numbered of each)."""
         node = self._components()
         here = node[num]
@@ -229,7 +229,7 @@ class Circleville(Game):
         return any(node[m] == node[to] for a in range(1, 21) if node[a] == node[frm]
                    for m in self.board["sections"][a]["adjacent"])
 
-    def section_cubes(self, num) -> dict:
+    def section_cubes(self, num: int) -> dict:
         """Seat -> (cubes in the section, cubes on structure icons)."""
         s = self._sec(num)
         out = {}
@@ -242,7 +242,7 @@ class Circleville(Game):
                 out[seat] = (c + 1, i + 1)
         return out
 
-    def remaining_work(self, num) -> int:
+    def remaining_work(self, num: int) -> int:
         """Empty red and blue squares and unrazed structures left in a section."""
         s, b = self._sec(num), self.board["sections"][num]
         if s["done"]:
@@ -252,7 +252,7 @@ class Circleville(Game):
     def _is_complete(self, num) -> bool:
         return not self._sec(num)["done"] and self.remaining_work(num) == 0
 
-    def cubes_on_board(self, seat) -> int:
+    def cubes_on_board(self, seat: int) -> int:
         n = 0
         for s in self.S["sections"]:
             n += s["red"].count(seat) + s["blue"].count(seat) + s["extra"].count(seat)
@@ -1270,7 +1270,7 @@ class Circleville(Game):
         total = sum(roads.values())
         return all(self.remaining_work(n) > total - roads[n] for n in open_)
 
-    def quadrant_beautified(self, seat, q) -> int:
+    def quadrant_beautified(self, seat: int, q: int) -> int:
         return sum(1 for num in range(1, 21) if self.board["sections"][num]["quadrant"] == q
                    and any(seat in b for b in self._sec(num)["beautify"]))
 
@@ -1320,7 +1320,7 @@ class Circleville(Game):
         ev.append(event("over", "%s win%s with %d VP." % (" and ".join(winners), "" if len(winners) > 1 else "s", best), winners=winners, scores=scores))
         return ev
 
-    def achievement_value(self, seat, tid) -> int:
+    def achievement_value(self, seat: int, tid: int) -> int:
         a = self.tiles["achievements"][tid]
         S = self.S
         e = a["effect"]
@@ -1411,27 +1411,27 @@ class Circleville(Game):
         """Sections in the completed area of section sup that still have an empty build plot."""
         return self._open_plots(sup)
 
-    def build(self, seat, num: int, kind: str, precious: bool = False) -> list:
+    def build(self, seat: int, num: int, kind: str, precious: bool = False) -> list:
         """seat builds a structure of kind on the first empty plot of section num."""
         return self._build(seat, num, kind, precious)
 
-    def clean_up_section(self, seat, num: int, first) -> list:
+    def clean_up_section(self, seat: int, num: int, first: bool) -> list:
         """A completed section num is cleared: its cubes go home, scoring as the rules say."""
         return self._clean_up(seat, num, first)
 
-    def take_tile(self, seat, kind: str, tid, ret) -> list:
+    def take_tile(self, seat: int, kind: str, tid: int, ret: int | None) -> list:
         """seat takes tile tid of kind (equipment or an achievement), returning ret if given."""
         return self._take_tile(seat, kind, tid, ret)
 
-    def start_action(self, seat, colour, act: str, fields: dict, value: int) -> list:
+    def start_action(self, seat: int, colour: str, act: str, fields: dict, value: int) -> list:
         """seat starts action act (a colour's main action or an alternate) worth value."""
         return self._start_action(seat, colour, act, fields, value)
 
-    def pending_choices(self, seat, pending: dict) -> list:
+    def pending_choices(self, seat: int, pending: dict) -> list:
         """The choices the half-done action `pending` offers seat (what apply would accept)."""
         return self._pending_legal(seat, pending)
 
-    def resolve_pending(self, seat, choice: dict) -> list:
+    def resolve_pending(self, seat: int, choice: dict) -> list:
         """seat makes one choice of the half-done action."""
         return self._apply_pending(seat, choice)
 
@@ -1439,7 +1439,7 @@ class Circleville(Game):
         """True while a rondel stack still holds an undrawn (hidden) cube."""
         return self._hidden_in_stacks()
 
-    def begin_play(self, seat) -> list:
+    def begin_play(self, seat: int) -> list:
         """Set-up is over: seat takes the first player marker and starts."""
         return self._begin(seat)
 
@@ -1447,6 +1447,6 @@ class Circleville(Game):
         """Step 4: the emptied stack at rondel space `space` is replaced by the upcoming one."""
         return self._slide_upcoming(space)
 
-    def finish_turn(self, seat) -> list:
+    def finish_turn(self, seat: int) -> list:
         """seat's turn ends (years, flips and the next player as the rules say)."""
         return self._finish_turn(seat)

@@ -24,6 +24,10 @@ from ringside.games import present as P
 
 from . import render
 from .engine import COLOURS, SEAT_COLOURS, a_or_an
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 BASIC = {"red": "Red - Deconstruct Roads", "blue": "Blue - Construct Roads",
          "orange": "Orange - Raze Structures", "green": "Green - Build Structures"}
@@ -109,7 +113,7 @@ PENDING = {"resolve": "choose which completed section to resolve first",
            "red": "pull a cube back off a road to go on, or stop", "blue": "pull a cube back off a road to go on, or stop"}
 
 
-def status(game, v=None) -> str:
+def status(game: Game, v: dict | None = None) -> str:
     v = v or game.view(None)
     if game.over:
         r = game.result or {}
@@ -183,7 +187,7 @@ def _cell(game, v, s, glyph):
     return dict(P.mark(text), glyph=str(s["number"]))
 
 
-def rings(game) -> dict:
+def rings(game: Game) -> dict:
     """Section -> its ring round the courthouse: steps from the inner sections (the starting
     sections) through adjacent sections; 0 inner, 1 middle, 2 outer."""
     b = game.board["sections"]
@@ -340,7 +344,7 @@ def _now(game, v):
     return lines
 
 
-def picture(game, seat=None) -> dict:
+def picture(game: Game, seat: int | None = None) -> dict:
     v = game.view(seat)
     glyph = _glyphs(game)
     act = game.to_act()
@@ -393,7 +397,7 @@ def _sup(game):
     return game.view(None)["players"][a[0]]["supervisor"] if a and a != [CHANCE] else None
 
 
-def label(game, seat, action) -> str:
+def label(game: Game, seat: int | str, action: dict) -> str:
     """A legal action in the rulebook's words."""
     a = action
     t = a.get("type")
@@ -523,14 +527,14 @@ def group(game, seat, action) -> str:
             "solo": "the solo player's step", "solo_draw": "a set-up draw"}.get(t, label(game, seat, a))
 
 
-def event_text(ev) -> str:
+def event_text(ev: dict) -> str:
     return ev.get("text", "")
 
 
 QUIET = ("turn",)      # said again by the status line that follows
 
 
-def step_line(game, events, width: int = 160) -> str:
+def step_line(game: Game, events: list[dict], width: int = 160) -> str:
     """One short line after a step: what changed (the events' sentences) and what comes next,
     so a screen need not redraw the whole table after every small action."""
     said = [e.get("text", "").rstrip(".") for e in events if e.get("type") not in QUIET and e.get("text")]
@@ -555,7 +559,7 @@ def ring_leds() -> dict:
         return {"count": 60, "led0_deg": 0.0, "direction": "ccw"}
 
 
-def led_frame(game, leds: dict | None = None) -> dict:
+def led_frame(game: Game, leds: dict | None = None) -> dict:
     """The rondel on the ring (render.led_frame: its segments in their colours, the assistants,
     the active player's destinations pulsing) and the active player's colour."""
     act = game.to_act()

@@ -11,6 +11,10 @@ from __future__ import annotations
 from ringside.games import CHANCE
 
 from .engine import COLOURS, a_or_an
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 SHORT = {"red": "R", "blue": "B", "orange": "O", "green": "G", None: "."}
 STRUCT = {"golden": "g", "silver": "s", "brown": "b", "natural": "n"}
@@ -38,7 +42,7 @@ def _solo_mat(m: dict) -> str:
     return "; ".join(parts)
 
 
-def render(g) -> str:
+def render(g: Game) -> str:
     v = g.view(None)
     lines = ["Squaring Circleville - %s" % ("game over" if g.over else "%s to act" % (
         ", ".join(g.seat_name(x) for x in g.to_act())))]
@@ -94,7 +98,7 @@ def render(g) -> str:
     return "\n".join(lines)
 
 
-def describe(g, a: dict) -> str:
+def describe(g: Game, a: dict) -> str:
     """An action in the rulebook's words: present.label for the player to act; the table's
     deals and draws in plain words."""
     if a.get("type") in CHANCE_TYPES:
@@ -108,7 +112,7 @@ def describe(g, a: dict) -> str:
 CHANCE_TYPES = ("deal_achievement", "reveal_equipment", "deal_year_bonus", "draw", "first_player")
 
 
-def words(g, a: dict) -> str:
+def words(g: Game, a: dict) -> str:
     """Plain words for any action (chance's deals and draws, and every other type as a fallback)."""
     t = a.get("type")
     if t == "rondel":
@@ -158,7 +162,7 @@ def words(g, a: dict) -> str:
     return t.replace("_", " ") if t else str(a)
 
 
-def rondel_scene(g) -> dict:
+def rondel_scene(g: Game) -> dict:
     """The rondel on the LED ring: 8 segments of 45 degrees (space k centred at 90 - 45k degrees,
     counter-clockwise from east, so space 0 is at the top and play runs clockwise)."""
     segs = []
@@ -173,7 +177,7 @@ def rondel_scene(g) -> dict:
     return {"segments": segs, "assistants": assistants, "pulse": pulse}
 
 
-def led_frame(g, leds: dict | None = None) -> list[str]:
+def led_frame(g: Game, leds: dict | None = None) -> list[str]:
     """The rondel as 60 LED colours (hex, "000000" = off; a trailing "*" = pulsing) from
     rondel_scene(g): each segment in its space colour, each assistant as one LED in its player's
     colour near the segment's centre, and the segments the active player may move to pulsing."""

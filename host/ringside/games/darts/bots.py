@@ -10,6 +10,12 @@ from __future__ import annotations
 
 
 from ringside.games import circles_common as cc
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
+    from ringside.games.circles_common import Bot
+    import random
 
 GOOD_SKILL = 0.85
 WEAK_SKILL = 0.3
@@ -122,7 +128,7 @@ def _targets(game, origin):
     return out
 
 
-def good_aim(bot, game, seat, rng):
+def good_aim(bot: Bot, game: Game, seat: int, rng: random.Random) -> float:
     req = game.flick_request()
     if req["purpose"] == "flickoff":
         return 360.0
@@ -130,7 +136,7 @@ def good_aim(bot, game, seat, rng):
     return cc.best_aim(game, origin, bot.skill, _landing_value(game, seat), _targets(game, origin))
 
 
-def good_decide(bot, game, seat, rng):
+def good_decide(bot: Bot, game: Game, seat: int, rng: random.Random) -> dict:
     s = game.state
     ph = s["phase"]
     if ph == "lucky_pick":
@@ -154,7 +160,7 @@ def good_decide(bot, game, seat, rng):
     return rng.choice(game.legal_actions(seat))
 
 
-def weak_aim(bot, game, seat, rng):
+def weak_aim(bot: Bot, game: Game, seat: int, rng: random.Random) -> float:
     req = game.flick_request()
     if req["purpose"] == "flickoff":
         return rng.choice((-1, 1)) * rng.uniform(250.0, 450.0)

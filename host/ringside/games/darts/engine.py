@@ -23,7 +23,7 @@ from ringside.games import circles_common as cc
 DATA_PATH = Path(__file__).with_name("data.json")
 
 
-def load_data(override=None) -> dict:
+def load_data(override: dict | str | Path | None = None) -> dict:
     """The Darts data (data.json or the user's own), validated."""
     d = cc.load_data(DATA_PATH, override, "Darts data")
     w = "Darts data"
@@ -353,7 +353,7 @@ class Darts(Game):
         return self._end_round()
 
     # ----- scoring -----
-    def round_points(self, board=None) -> list[dict]:
+    def round_points(self, board: dict | None = None) -> list[dict]:
         """Each seat's points for the cubes on the board: {"points", "streets": [[spaces], ...]}."""
         board = self.state["board"] if board is None else board
         return [self._points_of(board, p) for p in range(len(self.players))]
@@ -504,6 +504,6 @@ class Darts(Game):
             return "%s starts the round" % self.seat_name(a.get("seat"))
         return str(a)
 
-    def points_of(self, board: dict, seat) -> dict:
+    def points_of(self, board: dict, seat: int) -> dict:
         """What seat scores on `board` (a board as in state["board"]): points and streets."""
         return self._points_of(board, seat)

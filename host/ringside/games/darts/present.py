@@ -13,6 +13,10 @@ import re
 from ringside.games import CHANCE, possessive
 from ringside.games import circles_common as cc
 from ringside.games import present as P
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 
 
@@ -36,7 +40,7 @@ def _way(req) -> str:
         req["directions"][0]]
 
 
-def status(game) -> str:
+def status(game: Game) -> str:
     s = game.state
     if game.over:
         return result(game)["text"]
@@ -72,7 +76,7 @@ def _cube_of(game, owner) -> str:
     return "your" if n == "You" else possessive(n)
 
 
-def players(game) -> list:
+def players(game: Game) -> list:
     s = game.state
     names = _names(game)
     marks = P.glyphs(names)
@@ -93,7 +97,7 @@ def players(game) -> list:
     return out
 
 
-def ring_section(game) -> dict:
+def ring_section(game: Game) -> dict:
     s = game.state
     side = game.side
     marks = P.glyphs(_names(game))
@@ -112,7 +116,7 @@ def ring_section(game) -> dict:
     return P.ring("The ring (numbers as they sit round it)", spaces, marble)
 
 
-def picture(game, seat=None) -> dict:
+def picture(game: Game, seat: int | None = None) -> dict:
     s = game.state
     names = _names(game)
     marks = P.glyphs(names)
@@ -141,7 +145,7 @@ def picture(game, seat=None) -> dict:
             "notes": ["a flick must reach the opposing space (%d spaces on) to count" % game.min_steps]}
 
 
-def result(game) -> dict | None:
+def result(game: Game) -> dict | None:
     if not game.over:
         return None
     r = game.result
@@ -153,7 +157,7 @@ def result(game) -> dict | None:
                 ", ".join("%s %d" % (k, v) for k, v in r["scores"].items()))}
 
 
-def label(game, seat, a) -> str:
+def label(game: Game, seat: int | str, a: dict) -> str:
     t = a.get("type")
     if t == "landed":
         tr = a.get("travel")
@@ -174,7 +178,7 @@ def label(game, seat, a) -> str:
     return P.Fallback.label(game, seat, a)
 
 
-def group(game, seat, a) -> str:
+def group(game: Game, seat: int | str, a: dict) -> str:
     """Long menus (the Lucky 7's destinations) fold by action kind."""
     return {"lucky_pick": "pick up a cube", "lucky_to": "put it down", "starter": "who starts"}.get(a.get("type"), "")
 
@@ -193,7 +197,7 @@ def _removed(n: int, who: str) -> str:
 _YOU_VERB = re.compile(r"\bYou (%s)\b" % "|".join(_YOU))
 
 
-def event_text(e) -> str:
+def event_text(e: dict) -> str:
     """The engine's words with the grammar of "You" and of owners fixed: "You score 28",
     "Bob's cube" (not "a Bob cube")."""
     t = e.get("text", "")
@@ -202,7 +206,7 @@ def event_text(e) -> str:
     return _A_CUBE.sub(lambda m: "your cube" if m.group(1) == "You" else "%s cube" % possessive(m.group(1)), t)
 
 
-def led_frame(game) -> dict:
+def led_frame(game: Game) -> dict:
     """The active player's colour round the ring, each space in the colour of the cubes on it
     (one colour per space, by the rules), the space just hit pulsing."""
     if game.over:

@@ -47,7 +47,7 @@ def default_layout() -> dict:
     return json.loads(_DEFAULT)
 
 
-def read_layout(path) -> dict:
+def read_layout(path: str | Path) -> dict:
     """Read and validate a user's layout file. Raises BoardError with the reason."""
     p = Path(path)
     try:
@@ -61,7 +61,7 @@ def read_layout(path) -> dict:
     return validate_layout(data, source=str(p))
 
 
-def validate_layout(data, source: str = "the board") -> dict:
+def validate_layout(data: dict, source: str = "the board") -> dict:
     """Check a layout dict field by field; return a clean copy. Raises BoardError."""
     def bad(msg):
         raise BoardError("%s: %s" % (source, msg))

@@ -31,6 +31,13 @@ import time
 from ringside.games import CHANCE, IllegalAction, possessive
 
 from . import rules
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+    from ringside.games import Game
+    from ringside.games.doubles.board import Geometry
+    from ringside.games.doubles.rules import Pos
 
 WIN = 1000.0          # value of a won game, in points
 REMOVE_VALUE = 0.5    # a remove kept in hand is a defence for later (points, strong bot's eval)
@@ -77,12 +84,12 @@ class RandomBot:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, game, seat) -> dict:
+    def choose(self, game: Game, seat: int) -> dict:
         _check_turn(game, seat)
         return self.rng.choice(game.legal_actions(seat))
 
 
-def move_gain(geo, pos, mover, move, die):
+def move_gain(geo: Geometry, pos: Pos, mover: int, move: tuple[str, int, int], die: int) -> tuple:
     """Make `move` on a copy of pos. Returns (new pos, points gained now, ended)
     where a win counts WIN and a dead game counts +-WIN (0 for a shared win)."""
     p2 = pos.copy()
@@ -121,7 +128,7 @@ class GreedyBot:
     def __init__(self, seed: int = 0):
         self.rng = random.Random(seed)
 
-    def choose(self, game, seat) -> dict:
+    def choose(self, game: Game, seat: int) -> dict:
         _check_turn(game, seat)
         agreed = _agreement(game, seat)
         if agreed:
@@ -184,7 +191,7 @@ def _corner_gains(board, four, yellow, hand, score, on_board):
     return out
 
 
-def best_gains(geo, pos, mover) -> list:
+def best_gains(geo: Geometry, pos: Pos, mover: int) -> list:
     """The most `mover` can score with one move, for each die face 1-4 (index 0-3): a circle
     completed by an add or a turn, less the penalty if it empties the board, WIN if it
     reaches 25. Found from the corners where two pieces of one pattern already face."""
@@ -372,7 +379,7 @@ class StrongBot:
             total += self.p_take * taking + (1.0 - self.p_take) * all_me / len(moves)
         return total / 4.0
 
-    def choose(self, game, seat) -> dict:
+    def choose(self, game: Game, seat: int) -> dict:
         _check_turn(game, seat)
         agreed = _agreement(game, seat)
         if agreed:
@@ -422,8 +429,8 @@ class StrongBot:
         return _action(game, self.rng.choice(best))
 
 
-def play_game(bots, seed: int, players=None, options=None, max_actions: int = 20000,
-              stall_actions: int | None = None):
+def play_game(bots: list, seed: int, players: list[str] | None = None, options: dict | None = None, max_actions: int = 20000,
+              stall_actions: int | None = None) -> Game:
     """Play one game of Doubles with a bot per seat (chance from the game's seeded RNG).
     Returns the game; it is unfinished if max_actions ran out, or if `stall_actions` actions
     in a row were only turns and rolls (nothing added, removed or scored). It plays the
@@ -451,7 +458,7 @@ def play_game(bots, seed: int, players=None, options=None, max_actions: int = 20
 BOTS = {"random": RandomBot, "greedy": GreedyBot, "strong": StrongBot}
 
 
-def make(name: str, seed: int = 0, **kw):
+def make(name: str, seed: int = 0, **kw: Any) -> RandomBot | GreedyBot | StrongBot:
     """A bot by name: random, greedy or strong."""
     if name not in BOTS:
         raise ValueError("no Doubles bot called %r (there are: %s)" % (name, ", ".join(BOTS)))

@@ -398,7 +398,7 @@ class Doubles(Game):
                 "starts": "when the turn starts, before the die roll",
                 "on_expiry": "the turn passes with no action"}
 
-    def timeout_entry(self):
+    def timeout_entry(self) -> tuple | None:
         """(seat, action) to apply when the timer runs out now, or None if this turn is not timed."""
         t = self.turn_timer()
         if not t["timed"]:

@@ -14,6 +14,10 @@ from ringside.games import present as P
 from . import rules
 from .board import CORNER_NAMES, PATTERN_NAMES
 from .render import ARROWS
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 _GLYPH = {"lower-right": "LR", "lower-left": "LL", "upper-left": "UL", "upper-right": "UR"}
 
@@ -29,7 +33,7 @@ def _who(game, seat) -> str:
     return "%s (%s)" % (game.players[seat], SEAT_COLOURS[seat])
 
 
-def status(game) -> str:
+def status(game: Game) -> str:
     st = game.state
     if game.over:
         return result(game)["text"]
@@ -41,7 +45,7 @@ def status(game) -> str:
     return "%s rolled a %d: add a piece, turn one, or remove one" % (_who(game, seat), st["die"])
 
 
-def players(game) -> list:
+def players(game: Game) -> list:
     st = game.state
     from .engine import SEAT_LETTERS
     out = []
@@ -57,7 +61,7 @@ def players(game) -> list:
     return out
 
 
-def grid_section(game, ascii_only: bool = False) -> dict:
+def grid_section(game: Game, ascii_only: bool = False) -> dict:
     v = game.view(None)
     rows = []
     for r, row in zip(v["rows"], v["grid"], strict=True):
@@ -82,7 +86,7 @@ def grid_section(game, ascii_only: bool = False) -> dict:
     return P.grid("The board", v["columns"], rows)
 
 
-def picture(game, seat=None) -> dict:
+def picture(game: Game, seat: int | None = None) -> dict:
     st = game.state
     sections = [grid_section(game)]
     lines = st["history"].splitlines()[-6:]
@@ -106,7 +110,7 @@ def picture(game, seat=None) -> dict:
     return pic
 
 
-def result(game) -> dict | None:
+def result(game: Game) -> dict | None:
     if not game.over:
         return None
     r = game.result
@@ -129,7 +133,7 @@ _AGREEMENT = {"propose_end": "propose to end the game here (the highest score wi
               "refuse_end": "play on (refuse to end the game)"}
 
 
-def label(game, seat, a) -> str:
+def label(game: Game, seat: int | str, a: dict) -> str:
     t = a.get("type")
     st = game.state
     if t == "toss":
@@ -157,16 +161,16 @@ def label(game, seat, a) -> str:
     return P.Fallback.label(game, seat, a)
 
 
-def group(game, seat, a) -> str:
+def group(game: Game, seat: int | str, a: dict) -> str:
     """A long menu folds by square: pick a square, then a move on it."""
     return a.get("square") or ""
 
 
-def event_text(e) -> str:
+def event_text(e: dict) -> str:
     return e.get("text", "")
 
 
-def led_frame(game) -> dict:
+def led_frame(game: Game) -> dict:
     """The player whose turn it is, in their colour round the ring (the board's turn timer
     runs down over it)."""
     if game.over or game.state["turn"] is None:

@@ -11,6 +11,10 @@ board list is a full copy.
 from __future__ import annotations
 
 from .board import LR
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games.doubles.board import Geometry
 
 REMOVES = 3
 WIN_POINTS = 25
@@ -32,7 +36,7 @@ class Pos:
     """A position: board, hands, scores, removes left (see the module docstring)."""
     __slots__ = ("board", "hands", "scores", "removes")
 
-    def __init__(self, board, hands, scores, removes):
+    def __init__(self, board: list, hands: list[list], scores: list[int], removes: list[int]):
         self.board = board
         self.hands = hands
         self.scores = scores
@@ -42,13 +46,13 @@ class Pos:
         return Pos(self.board[:], [h[:] for h in self.hands], self.scores[:], self.removes[:])
 
 
-def new_pos(geo, players: int, hand: dict) -> Pos:
+def new_pos(geo: Geometry, players: int, hand: dict) -> Pos:
     counts = [hand[str(p)] for p in (1, 2, 3, 4)]
     return Pos([None] * len(geo.squares), [counts[:] for _ in range(players)],
                [0] * players, [REMOVES] * players)
 
 
-def legal_moves(geo, pos: Pos, mover: int, die: int) -> list:
+def legal_moves(geo: Geometry, pos: Pos, mover: int, die: int) -> list:
     """Every move for `mover` with this die: ("add", square, pattern), ("turn", square, 0),
     ("remove", square, 0). Never empty: an empty board means every piece is in hand."""
     board = pos.board
@@ -67,7 +71,7 @@ def legal_moves(geo, pos: Pos, mover: int, die: int) -> list:
     return moves
 
 
-def check_move(geo, pos: Pos, mover: int, kind: str, s: int, pattern: int):
+def check_move(geo: Geometry, pos: Pos, mover: int, kind: str, s: int, pattern: int) -> str | None:
     """Return None if the move is legal, else the reason in plain words."""
     piece = pos.board[s]
     name = geo.squares[s]
@@ -92,7 +96,7 @@ def check_move(geo, pos: Pos, mover: int, kind: str, s: int, pattern: int):
     return "unknown move %r" % kind
 
 
-def play(geo, pos: Pos, mover: int, kind: str, s: int, pattern: int, die: int):
+def play(geo: Geometry, pos: Pos, mover: int, kind: str, s: int, pattern: int, die: int) -> tuple:
     """Make a legal move (see check_move). Returns (circle, covered, penalty):
     circle  None, or (corner id, [(square, piece), ...] of its three pieces, points, doubled)
     covered the piece a remove took off (the remover's own piece went straight back), or None
@@ -137,7 +141,7 @@ def play(geo, pos: Pos, mover: int, kind: str, s: int, pattern: int, die: int):
     return circle, covered, penalty
 
 
-def circle_possible(geo, pos: Pos) -> bool:
+def circle_possible(geo: Geometry, pos: Pos) -> bool:
     """Can some corner still get three pieces of one pattern round it, from the pieces there,
     its empty squares and the pieces in hand? (Any piece there can be turned to face it.)"""
     board = pos.board
@@ -157,7 +161,7 @@ def circle_possible(geo, pos: Pos) -> bool:
     return False
 
 
-def remove_possible(geo, pos: Pos) -> bool:
+def remove_possible(geo: Geometry, pos: Pos) -> bool:
     """Can anybody make a remove, now or after more pieces are added?"""
     board = pos.board
     on_board = [False] * 4
@@ -177,6 +181,6 @@ def remove_possible(geo, pos: Pos) -> bool:
     return False
 
 
-def dead(geo, pos: Pos) -> bool:
+def dead(geo: Geometry, pos: Pos) -> bool:
     """No circle can ever be made again (the seed's end of the game)."""
     return not remove_possible(geo, pos) and not circle_possible(geo, pos)

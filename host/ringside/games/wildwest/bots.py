@@ -13,6 +13,11 @@ from __future__ import annotations
 
 from ringside.games import circles_common as cc
 from ringside.games.wildwest import money as M
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
+    import random
 
 GOOD_SKILL = 0.85
 WEAK_SKILL = 0.3
@@ -29,7 +34,7 @@ def _bag_worth(game):
     return worth, bag["stone"] / total
 
 
-def space_worth(game, me, sid) -> float:
+def space_worth(game: Game, me: int, sid: str) -> float:
     """What resolving space sid is worth to seat me now (silver)."""
     s = game.state
     kind = cc.space_kind(sid)
@@ -98,7 +103,7 @@ def _with_tickets(game, me, sid, tickets):
     return best
 
 
-def good_aim(bot, game, seat, rng):
+def good_aim(bot: cc.Bot, game: Game, seat: int, rng: random.Random) -> float:
     req = game.flick_request()
     if req["purpose"] == "saloon":
         return -375.0
@@ -123,7 +128,7 @@ def good_aim(bot, game, seat, rng):
     return cc.best_aim(game, origin, bot.skill, value, targets)
 
 
-def good_decide(bot, game, seat, rng):
+def good_decide(bot: cc.Bot, game: Game, seat: int, rng: random.Random) -> dict:
     s = game.state
     ph = s["phase"]
     legal = game.legal_actions(seat)
@@ -170,7 +175,7 @@ def good_decide(bot, game, seat, rng):
     return rng.choice(legal)
 
 
-def weak_aim(bot, game, seat, rng):
+def weak_aim(bot: cc.Bot, game: Game, seat: int, rng: random.Random) -> float:
     req = game.flick_request()
     if req["purpose"] == "saloon":
         return -rng.uniform(280.0, 440.0)

@@ -55,7 +55,7 @@ def _holding(d, where, kinds=M.KINDS):
     return out
 
 
-def load_data(override=None) -> dict:
+def load_data(override: dict | str | Path | None = None) -> dict:
     """The Wild West data (data.json or the user's own), validated and normalised."""
     d = cc.load_data(DATA_PATH, override, "Wild West data")
     out = {}
@@ -811,7 +811,7 @@ class WildWest(Game):
                                                                        self.data["ranch_rubies"]), seat=seat)]
 
     # ----- read-outs -----
-    def worth(self, p) -> int:
+    def worth(self, p: int) -> int:
         """A player's money in silver: purse plus bank deposit."""
         s = self.state
         return M.value(s["purse"][p]) + M.value(s["bank"][p])
@@ -898,6 +898,6 @@ class WildWest(Game):
             return "draw 1 %s" % a.get("disc")
         return str(a)
 
-    def valid_flick(self, flick) -> bool:
+    def valid_flick(self, flick: dict) -> bool:
         """Whether a read flick (circles_common.Flick) is a valid Wild West flick."""
         return self._valid(flick)

@@ -42,7 +42,7 @@ def _piece_text(kind, n):
     return "%d %s" % (n, kind)
 
 
-def move(src: dict, dst: dict, kind: str, n: int = 1):
+def move(src: dict, dst: dict, kind: str, n: int = 1) -> None:
     """Move n discs of kind from src to dst (ValueError when src has fewer)."""
     if src.get(kind, 0) < n:
         raise ValueError("not enough %s to move" % kind)
@@ -50,7 +50,7 @@ def move(src: dict, dst: dict, kind: str, n: int = 1):
     dst[kind] = dst.get(kind, 0) + n
 
 
-def move_all(src: dict, dst: dict):
+def move_all(src: dict, dst: dict) -> None:
     for k in KINDS:
         n = src.get(k, 0)
         if n:

@@ -11,6 +11,10 @@ from ringside.games import CHANCE
 from ringside.games import circles_common as cc
 from ringside.games import present as P
 from ringside.games.wildwest import money as M
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 _WAY = {cc.CW: "clockwise", cc.CCW: "anticlockwise"}
 
@@ -20,7 +24,7 @@ def _trade_rule() -> str:
             "bigger piece" % (M.RATE, M.RATE))
 
 
-def status(game) -> str:
+def status(game: Game) -> str:
     s = game.state
     if game.over:
         return result(game)["text"]
@@ -44,7 +48,7 @@ def status(game) -> str:
     return "%s %s (the marble is on %s)" % (name, words.get(ph, "to play"), label[s["marble"]])
 
 
-def players(game) -> list:
+def players(game: Game) -> list:
     s = game.state
     names = list(game.players)
     marks = P.glyphs(names)
@@ -62,7 +66,7 @@ def players(game) -> list:
     return out
 
 
-def ring_section(game) -> dict:
+def ring_section(game: Game) -> dict:
     s = game.state
     side = game.side
     spaces = []
@@ -75,7 +79,7 @@ def ring_section(game) -> dict:
                   {"space": s["marble"], "deg": round(side.centre(s["marble"]), 2)})
 
 
-def picture(game, seat=None) -> dict:
+def picture(game: Game, seat: int | None = None) -> dict:
     s = game.state
     names = list(game.players)
     marks = P.glyphs(names)
@@ -104,7 +108,7 @@ def picture(game, seat=None) -> dict:
             "notes": ["flicks go clockwise only, at least %d spaces" % game.data["min_steps"]]}
 
 
-def result(game) -> dict | None:
+def result(game: Game) -> dict | None:
     if not game.over:
         return None
     r = game.result
@@ -117,7 +121,7 @@ def result(game) -> dict | None:
     return {"winners": winners, "scores": dict(r["scores"]), "text": text}
 
 
-def label(game, seat, a) -> str:
+def label(game: Game, seat: int | str, a: dict) -> str:
     t = a.get("type")
     sid = a.get("space")
     lab = "%s (%s)" % (game.side.labels[sid], sid) if isinstance(sid, str) and sid in game.side else sid
@@ -133,7 +137,7 @@ def label(game, seat, a) -> str:
     return game.describe(a)
 
 
-def event_text(e) -> str:
+def event_text(e: dict) -> str:
     """The engine's words; where money arrives in silver, the trade-up rule is said in words
     (it turns the silver into gold at once, which looked like money vanishing)."""
     t = e.get("text", "")
@@ -143,7 +147,7 @@ def event_text(e) -> str:
     return t
 
 
-def led_frame(game) -> dict:
+def led_frame(game: Game) -> dict:
     """The active player's colour round the ring, the marble's space lit white, pulsing
     when it has just been resolved."""
     if game.over:

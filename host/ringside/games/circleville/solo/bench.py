@@ -24,11 +24,15 @@ import random
 import time
 
 from ringside.games import CHANCE
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 NAMES = ("bertha", "carsten", "denzel", "katherine")
 
 
-def play_game(solo, seed: int, difficulty: int = 0, max_actions: int = 30000):
+def play_game(solo: str | list[str], seed: int, difficulty: int = 0, max_actions: int = 30000) -> Game:
     """One seeded game: the person (seat 0) played by the heuristic bot, the solo seats by their rules."""
     import ringside.games as G
     from ringside.games.circleville import bots as B

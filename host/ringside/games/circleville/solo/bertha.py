@@ -11,6 +11,10 @@ from __future__ import annotations
 from .framework import (HIGHEST, SoloDataError, SoloPlayer, _int, check_spaces, do_action, mine,
                         move_assistant, register, rondel_colour, say, score, stack_top,
                         tile_beside_supervisor)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 
 @register
@@ -21,7 +25,7 @@ class Bertha(SoloPlayer):
     setup_draw = True
 
     @classmethod
-    def validate_mat(cls, data, source):
+    def validate_mat(cls, data: dict, source: str) -> dict:
         track = check_spaces(data, "track", source)
         ex = data.get("extra_track")
         if not isinstance(ex, dict):
@@ -32,21 +36,21 @@ class Bertha(SoloPlayer):
                 "no_stack_vp": _int(data, "no_stack_vp", 0, 50, source),
                 "extra_fail_vp": _int(data, "extra_action_fail_vp", 0, 50, source)}
 
-    def initial_state(self, game, seat):
+    def initial_state(self, game: Game, seat: int) -> dict:
         return {"space": 0, "tiles": [None] * len(self.mat["track"]), "extra": self.mat["extra_start"]}
 
     # --- the mat
-    def colour_at(self, game, seat, i) -> str:
+    def colour_at(self, game: Game, seat: int, i: int) -> str:
         """The colour of action space i: its tile, or the printed colour while it has none."""
         t = mine(game, seat)["tiles"][i]
         return t or self.mat["track"][i]["colour"]
 
-    def quadrant_of(self, colour) -> int:
+    def quadrant_of(self, colour: str) -> int:
         """The quadrant of the mat's quadrant icon in that colour."""
         return next(s["quadrant"] for s in self.mat["track"] if s["colour"] == colour)
 
     # --- set-up
-    def setup(self, game, seat, colour):
+    def setup(self, game: Game, seat: int, colour: str) -> list:
         st = mine(game, seat)
         i = next(k for k, s in enumerate(self.mat["track"]) if s["colour"] == colour)
         st["space"] = i
@@ -58,7 +62,7 @@ class Bertha(SoloPlayer):
                        game.state["players"][seat]["assistant"]))]
 
     # --- step 1
-    def move_assistant(self, game, seat):
+    def move_assistant(self, game: Game, seat: int) -> list[dict]:
         S = game.state
         st = mine(game, seat)
         c = self.colour_at(game, seat, st["space"])
@@ -72,7 +76,7 @@ class Bertha(SoloPlayer):
                                                            "so she advances one space" % c)
 
     # --- step 2
-    def take_actions(self, game, seat):
+    def take_actions(self, game: Game, seat: int) -> list:
         S = game.state
         st = mine(game, seat)
         m = self.mat
@@ -93,7 +97,7 @@ class Bertha(SoloPlayer):
         return ev
 
     # --- step 4
-    def step4(self, game, seat):
+    def step4(self, game: Game, seat: int) -> list[dict]:
         st = mine(game, seat)
         m = self.mat
         i = st["space"]
@@ -119,7 +123,7 @@ class Bertha(SoloPlayer):
                                   "(quadrant %d)." % (st["extra"] + 1, m["track"][0]["quadrant"])))
         return ev
 
-    def view(self, game, seat):
+    def view(self, game: Game, seat: int) -> dict:
         st = mine(game, seat)
         return {"solo_player": self.title, "supervisor_space": st["space"] + 1,
                 "quadrant": self.mat["track"][st["space"]]["quadrant"],

@@ -13,6 +13,10 @@ from ..data import COLOURS
 from .framework import (LOWEST, SoloDataError, SoloPlayer, _int, check_spaces, do_action, mine,
                         move_assistant, register, rondel_colour, say, score, stack_top,
                         tile_beside_supervisor)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 
 @register
@@ -23,7 +27,7 @@ class Carsten(SoloPlayer):
     setup_draw = True
 
     @classmethod
-    def validate_mat(cls, data, source):
+    def validate_mat(cls, data: dict, source: str) -> dict:
         rondel = check_spaces(data, "rondel", source)
         pv = data.get("pair_vp")
         if not isinstance(pv, dict) or set(pv) != set(COLOURS):
@@ -34,15 +38,15 @@ class Carsten(SoloPlayer):
                 "pair_vp": {c: _int(pv, c, 0, 50, source + ": pair_vp") for c in COLOURS},
                 "triple_vp": _int(data, "triple_vp", 0, 50, source)}
 
-    def initial_state(self, game, seat):
+    def initial_state(self, game: Game, seat: int) -> dict:
         return {"space": 0, "tiles": [None] * len(self.mat["rondel"])}
 
-    def colour_at(self, game, seat, i) -> str:
+    def colour_at(self, game: Game, seat: int, i: int) -> str:
         t = mine(game, seat)["tiles"][i]
         return t or self.mat["rondel"][i]["colour"]
 
     # --- set-up
-    def setup(self, game, seat, colour):
+    def setup(self, game: Game, seat: int, colour: str) -> list:
         st = mine(game, seat)
         i = next(k for k, s in enumerate(self.mat["rondel"]) if s["colour"] == colour)
         st["space"] = i
@@ -53,12 +57,12 @@ class Carsten(SoloPlayer):
                        game.state["players"][seat]["assistant"]))]
 
     # --- step 1
-    def move_assistant(self, game, seat):
+    def move_assistant(self, game: Game, seat: int) -> list[dict]:
         here = game.state["players"][seat]["assistant"]
         return move_assistant(game, seat, (here + 1) % 8, "Carsten's assistant always advances one space")
 
     # --- step 2
-    def take_actions(self, game, seat):
+    def take_actions(self, game: Game, seat: int) -> list[dict]:
         S = game.state
         st = mine(game, seat)
         m = self.mat
@@ -99,7 +103,7 @@ class Carsten(SoloPlayer):
                                      "then the %s pair." % (pair, odd, odd, lvl, pair))]
         return ev + level1(odd, "the odd colour out") + self.pair(game, seat, pair, q)
 
-    def pair(self, game, seat, colour, q):
+    def pair(self, game: Game, seat: int, colour: str, q: int) -> list[dict]:
         """The matching pair's special action."""
         S = game.state
         st = mine(game, seat)
@@ -127,7 +131,7 @@ class Carsten(SoloPlayer):
                               "space %d (quadrant %d)." % (st["space"] + 1, m["rondel"][st["space"]]["quadrant"]))]
         return ev + score(game, seat, vp, "the green pair")
 
-    def triple(self, game, seat, colour):
+    def triple(self, game: Game, seat: int, colour: str) -> list[dict]:
         S = game.state
         on_table = sorted(t for row in S["table"].values() for t in row if game.tiles["achievements"][t]["colour"] == colour)
         if not on_table:
@@ -141,7 +145,7 @@ class Carsten(SoloPlayer):
                               "to the box." % (tid, colour, colour), seat=seat, tile=tid)]
 
     # --- step 4
-    def step4(self, game, seat):
+    def step4(self, game: Game, seat: int) -> list[dict]:
         st = mine(game, seat)
         m = self.mat
         i = st["space"]
@@ -151,7 +155,7 @@ class Carsten(SoloPlayer):
                                   "%d (quadrant %d)." % (st["space"] + 1, m["rondel"][st["space"]]["quadrant"])))
         return ev
 
-    def view(self, game, seat):
+    def view(self, game: Game, seat: int) -> dict:
         st = mine(game, seat)
         return {"solo_player": self.title, "supervisor_space": st["space"] + 1,
                 "quadrant": self.mat["rondel"][st["space"]]["quadrant"],

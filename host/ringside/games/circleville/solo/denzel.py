@@ -15,6 +15,10 @@ from ..engine import _rank_values
 from .framework import (LOWEST, SoloDataError, SoloPlayer, _int, completion_tiles, do_action, mine,
                         move_assistant, quadrant_of_colour, register, rondel_colour, say, score,
                         stack_top, take_stack_tile, to_box, who)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 
 @register
@@ -25,7 +29,7 @@ class Denzel(SoloPlayer):
     setup_draw = False
 
     @classmethod
-    def validate_mat(cls, data, source):
+    def validate_mat(cls, data: dict, source: str) -> dict:
         cols = data.get("columns")
         if not isinstance(cols, dict) or set(cols) != set(COLOURS):
             raise SoloDataError("%s: 'columns' must give the number of action spaces of each colour column: %s, not %r"
@@ -39,27 +43,27 @@ class Denzel(SoloPlayer):
                 "first_factor": _int(data, "forced_first_factor", 1, 10, source),
                 "no_completion_vp": _int(data, "no_completion_vp", 0, 50, source)}
 
-    def initial_state(self, game, seat):
+    def initial_state(self, game: Game, seat: int) -> dict:
         return {"columns": {c: 0 for c in COLOURS}, "acted": False, "supervisor": None}
 
-    def mat_tiles(self, game, seat):
+    def mat_tiles(self, game: Game, seat: int) -> int:
         return sum(mine(game, seat)["columns"].values())
 
     # --- set-up
-    def setup(self, game, seat, colour):
+    def setup(self, game: Game, seat: int, colour: str) -> list:
         S = game.state
         mine(game, seat)["supervisor"] = None
         return [say(game, seat, "Denzel's set-up: his assistant starts with yours on rondel space %d; his supervisor "
                                 "waits beside his solo mat, not on the board." % S["players"][seat]["assistant"])]
 
     # --- step 1
-    def fewest(self, game, seat) -> list:
+    def fewest(self, game: Game, seat: int) -> list:
         """The colours with the fewest tiles on his mat (all tied ones, in the usual colour order)."""
         cols = mine(game, seat)["columns"]
         low = min(cols[c] for c in COLOURS)
         return [c for c in COLOURS if cols[c] == low]
 
-    def move_assistant(self, game, seat):
+    def move_assistant(self, game: Game, seat: int) -> list[dict]:
         cols = mine(game, seat)["columns"]
         tied = self.fewest(game, seat)
         here = game.state["players"][seat]["assistant"]
@@ -80,7 +84,7 @@ class Denzel(SoloPlayer):
                               % (few, "that colour" if len(tied) == 1 else "any of them"))
 
     # --- step 2
-    def take_actions(self, game, seat):
+    def take_actions(self, game: Game, seat: int) -> list:
         S = game.state
         st = mine(game, seat)
         m = self.mat
@@ -112,7 +116,7 @@ class Denzel(SoloPlayer):
         return ev
 
     # --- step 4
-    def step4(self, game, seat):
+    def step4(self, game: Game, seat: int) -> list:
         S = game.state
         st = mine(game, seat)
         sp = S["players"][seat]["assistant"]
@@ -133,7 +137,7 @@ class Denzel(SoloPlayer):
         st["acted"] = False
         return ev
 
-    def forced_target(self, game, seat):
+    def forced_target(self, game: Game, seat: int) -> tuple:
         """(section or None, why in words) for the forced completion."""
         sup = mine(game, seat)["supervisor"]
         if not mine(game, seat)["acted"]:
@@ -150,7 +154,7 @@ class Denzel(SoloPlayer):
         return higher[0], ("section %d, where his supervisor sits, is already complete, so the next higher-numbered "
                            "unfinished section of quadrant %d, section %d" % (sup, q, higher[0]))
 
-    def forced_completion(self, game, seat, colour):
+    def forced_completion(self, game: Game, seat: int, colour: str) -> list[dict]:
         """The third tile of a colour: Denzel completes a section at once (or scores 8 VP)."""
         num, why = self.forced_target(game, seat)
         ev = [say(game, seat, "That is his %s column's last space (the third %s tile): Denzel immediately completes "
@@ -161,7 +165,7 @@ class Denzel(SoloPlayer):
         ev.append(say(game, seat, "He completes %s." % why, section=num))
         return ev + self.complete(game, seat, num)
 
-    def complete(self, game, seat, num):
+    def complete(self, game: Game, seat: int, num: int) -> list:
         """Force section num complete: Denzel first (double the first-place value whatever his cubes),
         everyone else ranked from second place; the tiles' VP; structures still standing go to the queue
         in his order, any overflow built at once; clean-up with his cube beside the number and his marker."""
@@ -206,7 +210,7 @@ class Denzel(SoloPlayer):
                 ev += self.build_now(game, seat, num, kind)
         return ev
 
-    def build_now(self, game, seat, num, kind):
+    def build_now(self, game: Game, seat: int, num: int, kind: str) -> list[dict]:
         """Build an overflow structure in section num (or elsewhere in its completed large section)."""
         spots = [x for x in [num] + game.area(num) if any(p["kind"] is None for p in game.section(x)["plots"])]
         if not spots:
@@ -214,7 +218,7 @@ class Denzel(SoloPlayer):
                         % (num, kind))]
         return game.build(seat, spots[0], kind)
 
-    def view(self, game, seat):
+    def view(self, game: Game, seat: int) -> dict:
         st = mine(game, seat)
         sup = st["supervisor"]
         return {"solo_player": self.title,

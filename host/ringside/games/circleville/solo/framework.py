@@ -29,6 +29,12 @@ from pathlib import Path
 from ringside.games import GameError, IllegalAction, event, possessive
 
 from ..data import COLOURS, STRUCTURES
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from typing import Any
+    from collections.abc import Callable
+    from ringside.games import Game
 
 DATA_DIR = Path(__file__).resolve().parent / "data"
 MAX_SOLO = 3
@@ -41,7 +47,7 @@ class SoloDataError(GameError):
     """A solo mat file is unusable; the message names the file and the field."""
 
 
-def register(cls):
+def register(cls: type[SoloPlayer]) -> type[SoloPlayer]:
     """Class decorator: make a solo player available by its name (option solo)."""
     PLAYERS[cls.name] = cls
     return cls
@@ -54,7 +60,7 @@ def known() -> list:
 
 
 # ------------------------------------------------------------------ the mats (data files)
-def read_mat(name: str, spec=None) -> tuple:
+def read_mat(name: str, spec: dict | str | Path | None = None) -> tuple:
     """(data, source) of a solo mat: data/<name>.json, or a user's path or dict."""
     if spec is None:
         spec = DATA_DIR / ("%s.json" % name)
@@ -78,7 +84,7 @@ def _int(d, key, lo, hi, where):
     return v
 
 
-def check_spaces(data, key, source, n=4, need_all_colours=True) -> list:
+def check_spaces(data: dict, key: str, source: str, n: int = 4, need_all_colours: bool = True) -> list:
     """A list of n mat spaces {"quadrant": 1-4, "colour": c}: the quadrant icon (outlining a
     quadrant, in a colour) and the printed colour of the action space beside it."""
     sp = data.get(key)
@@ -97,7 +103,7 @@ def check_spaces(data, key, source, n=4, need_all_colours=True) -> list:
     return out
 
 
-def validate_common(data, name, source) -> dict:
+def validate_common(data: dict, name: str, source: str) -> dict:
     """The fields every mat has: name, title, priority, completion_vp."""
     if not isinstance(data, dict):
         raise SoloDataError("%s: a solo mat is a JSON object (name, title, priority, ...)" % source)
@@ -141,7 +147,7 @@ class SoloPlayer:
 
     # --- the mat
     @classmethod
-    def load(cls, spec=None) -> SoloPlayer:
+    def load(cls, spec: dict | str | Path | None = None) -> SoloPlayer:
         data, source = read_mat(cls.name, spec)
         mat = validate_common(data, cls.name, source)
         mat.update(cls.validate_mat(data, source))
@@ -153,58 +159,58 @@ class SoloPlayer:
         return {}
 
     # --- hooks
-    def initial_state(self, game, seat) -> dict:
+    def initial_state(self, game: Game, seat: int) -> dict:
         """The player's state at the start (before its own set-up)."""
         return {}
 
-    def setup(self, game, seat, colour) -> list:
+    def setup(self, game: Game, seat: int, colour: str) -> list:
         """Its own set-up, once the deal is done; colour = the drawn tile if setup_draw."""
         return []
 
-    def move_assistant(self, game, seat) -> list:
+    def move_assistant(self, game: Game, seat: int) -> list:
         """Step 1 (events). Use move_assistant(game, seat, space, why)."""
         raise NotImplementedError
 
-    def take_actions(self, game, seat) -> list:
+    def take_actions(self, game: Game, seat: int) -> list:
         """Step 2 (events). Use do_action / score."""
         raise NotImplementedError
 
-    def step4(self, game, seat) -> list:
+    def step4(self, game: Game, seat: int) -> list:
         """Step 4 (events), before the engine slides the upcoming stack and ends the turn."""
         raise NotImplementedError
 
-    def mat_tiles(self, game, seat) -> int:
+    def mat_tiles(self, game: Game, seat: int) -> int:
         """Action tiles on its mat (the final tie-break)."""
         return sum(1 for t in mine(game, seat).get("tiles", []) if t)
 
-    def view(self, game, seat) -> dict:
+    def view(self, game: Game, seat: int) -> dict:
         d = dict(mine(game, seat))
         d["solo_player"] = self.title
         return d
 
 
 # ------------------------------------------------------------------ helpers for players
-def mine(game, seat) -> dict:
+def mine(game: Game, seat: int) -> dict:
     """The solo player's own state (game.state["solo"][seat])."""
     return game.state["solo"][seat]
 
 
-def who(game, seat) -> str:
+def who(game: Game, seat: int) -> str:
     return game.players[seat]
 
 
-def say(game, seat, text, **data) -> dict:
+def say(game: Game, seat: int, text: str, **data: Any) -> dict:
     """A "what happened" event of a solo player."""
     return event("solo", text, seat=seat, **data)
 
 
-def score(game, seat, vp, why) -> list:
+def score(game: Game, seat: int, vp: int, why: str) -> list:
     """Score vp for a solo player, saying why."""
     game.state["players"][seat]["score"] += vp
     return [event("score", "%s scores %d VP: %s." % (who(game, seat), vp, why), seat=seat, vp=vp)]
 
 
-def move_assistant(game, seat, space, why) -> list:
+def move_assistant(game: Game, seat: int, space: int, why: str) -> list:
     """Step 1: put the assistant on rondel space `space`."""
     S = game.state
     frm = S["players"][seat]["assistant"]
@@ -217,23 +223,23 @@ def move_assistant(game, seat, space, why) -> list:
                   seat=seat, space=space)]
 
 
-def rondel_colour(game, space) -> str:
+def rondel_colour(game: Game, space: int) -> str:
     return game.board["rondel"][space]
 
 
-def stack_top(game, space):
+def stack_top(game: Game, space: int) -> dict | None:
     """The colour atop the stack beside rondel space `space`, or None for no stack."""
     st = game.state["stacks"][space]
     return st[-1] if st else None
 
 
-def take_stack_tile(game, seat):
+def take_stack_tile(game: Game, seat: int) -> dict | None:
     """Step 4: take the top tile of the stack at the assistant's space (its colour, or None)."""
     st = game.state["stacks"][game.state["players"][seat]["assistant"]]
     return st.pop() if st else None
 
 
-def tile_beside_supervisor(game, seat, where: str) -> list:
+def tile_beside_supervisor(game: Game, seat: int, where: str) -> list:
     """Step 4 of Bertha, Carsten and Katherine: the top tile of the stack at the assistant's
     rondel space goes on the mat's action space beside the supervisor (st["space"]); the tile
     that was there goes to the box. `where` says where, in the player's words. Returns events."""
@@ -254,12 +260,12 @@ def tile_beside_supervisor(game, seat, where: str) -> list:
                 colour=c)]
 
 
-def to_box(game, colour) -> None:
+def to_box(game: Game, colour: str) -> None:
     """An action tile goes back to the box."""
     game.state["box"][colour] += 1
 
 
-def quadrant_of_colour(game, colour) -> int:
+def quadrant_of_colour(game: Game, colour: str) -> int:
     """The quadrant a colour stands for: the quadrant whose structure achievement tiles have
     that colour (tiles.json: quadrant 1 red, 2 blue, 3 orange, 4 green)."""
     for t in game.tiles["achievements"].values():
@@ -268,21 +274,21 @@ def quadrant_of_colour(game, colour) -> int:
     return COLOURS.index(colour) + 1
 
 
-def clockwise(quadrant) -> list:
+def clockwise(quadrant: int) -> list:
     """The quadrant and then the others clockwise (1, 2, 3, 4 run clockwise round the town)."""
     return [(quadrant - 1 + i) % 4 + 1 for i in range(4)]
 
 
-def quadrant_sections(game, q) -> list:
+def quadrant_sections(game: Game, q: int) -> list:
     return [n for n in range(1, 21) if game.board["sections"][n]["quadrant"] == q]
 
 
-def HIGHEST(game, seat, q) -> list:
+def HIGHEST(game: Game, seat: int, q: int) -> list:
     """Sections of quadrant q, highest-numbered first."""
     return sorted(quadrant_sections(game, q), reverse=True)
 
 
-def LOWEST(game, seat, q) -> list:
+def LOWEST(game: Game, seat: int, q: int) -> list:
     """Sections of quadrant q, lowest-numbered first."""
     return sorted(quadrant_sections(game, q))
 
@@ -291,7 +297,7 @@ HIGHEST.words = "the highest-numbered"
 LOWEST.words = "the lowest-numbered"
 
 
-def possible(game, seat, kind, num) -> bool:
+def possible(game: Game, seat: int, kind: str, num: int) -> bool:
     """Can a `kind` action be done (at least in part) in section num? (cubes aside)"""
     S = game.state
     s, b = game.section(num), game.board["sections"][num]
@@ -309,7 +315,7 @@ def possible(game, seat, kind, num) -> bool:
     raise ValueError("unknown solo action %r" % kind)
 
 
-def action_words(game, kind, level) -> str:
+def action_words(game: Game, kind: str, level: int) -> str:
     """An action in words, e.g. 'red at level 3 (4 cubes on red squares)'."""
     if kind in ("beautify", "improve"):
         return {"beautify": "the alternate level 3 action Beautify a Completed Section",
@@ -336,7 +342,7 @@ def _why_nowhere(game, kind) -> str:
             "improve": "no completed section has a built structure with an empty second square"}[kind]
 
 
-def find_section(game, seat, kind, quadrant, order):
+def find_section(game: Game, seat: int, kind: str, quadrant: int, order: Callable[[Game, int, int], list[int]]) -> tuple | None:
     """(section, quadrant) of the first section where the action is possible: the assigned
     quadrant in the player's order, then the other quadrants clockwise; None if nowhere."""
     for q in clockwise(quadrant):
@@ -346,7 +352,7 @@ def find_section(game, seat, kind, quadrant, order):
     return None
 
 
-def do_action(game, seat, kind, level=1, quadrant=1, order=HIGHEST, fail_vp=0, label="") -> dict:
+def do_action(game: Game, seat: int, kind: str, level: int = 1, quadrant: int = 1, order: Callable[[Game, int, int], list[int]] = HIGHEST, fail_vp: int = 0, label: str = "") -> dict:
     """One solo action, as far as it can be done, by the shared framework:
 
     - in `quadrant`, in the first section of `order` where it is possible; if none there, the
@@ -465,7 +471,7 @@ def _drive(game, seat, num, order, q, out) -> list:
 
 
 # ------------------------------------------------------------------ engine hooks
-def make_players(game) -> dict:
+def make_players(game: Game) -> dict:
     """Option solo -> {seat: SoloPlayer}; validates the names, count, seats and difficulty."""
     names = game.options.get("solo")
     if isinstance(names, str):
@@ -496,7 +502,7 @@ def make_players(game) -> dict:
     return {seat: PLAYERS[k].load(mats.get(k)) for seat, k in enumerate(keys, 1)}
 
 
-def setup_state(game) -> None:
+def setup_state(game: Game) -> None:
     """Solo set-up 2 and the difficulty: markers on the tracks, each player's state."""
     S = game.state
     d = game.options.get("difficulty", 0) or 0
@@ -507,7 +513,7 @@ def setup_state(game) -> None:
     S["solo_setup"] = {"draws": [s for s, pl in sorted(game.solo_players.items()) if pl.setup_draw], "drawn": []}
 
 
-def setup_draws_legal(game) -> list:
+def setup_draws_legal(game: Game) -> list:
     su = game.state["solo_setup"]
     if not su["draws"]:
         return []
@@ -515,7 +521,7 @@ def setup_draws_legal(game) -> list:
     return [{"type": "solo_draw", "seat": s, "colour": c} for c in COLOURS if game.state["bag"][c] > 0]
 
 
-def apply_setup_draw(game, a) -> list:
+def apply_setup_draw(game: Game, a: dict) -> list:
     su = game.state["solo_setup"]
     s = su["draws"].pop(0)
     su["drawn"].append([s, a["colour"]])
@@ -524,7 +530,7 @@ def apply_setup_draw(game, a) -> list:
     return ev + after_setup_draw(game)
 
 
-def after_setup_draw(game) -> list:
+def after_setup_draw(game: Game) -> list:
     """Once every stack and every solo set-up draw is dealt: the solo players' own set-up, and the
     person (seat 0) goes first."""
     S = game.state
@@ -541,7 +547,7 @@ def after_setup_draw(game) -> list:
     return ev + game.begin_play(0)
 
 
-def solo_legal(game, seat) -> list:
+def solo_legal(game: Game, seat: int) -> list:
     """A solo seat's one legal action: its next step."""
     S = game.state
     ts = S["ts"]
@@ -552,7 +558,7 @@ def solo_legal(game, seat) -> list:
     return [{"type": "solo", "step": ts.get("solo_step", 2)}]
 
 
-def solo_apply(game, seat, a) -> list:
+def solo_apply(game: Game, seat: int, a: dict) -> list:
     S = game.state
     ts = S["ts"]
     legal = solo_legal(game, seat)
@@ -580,7 +586,7 @@ def solo_apply(game, seat, a) -> list:
     return ev + game.finish_turn(seat)
 
 
-def describe(game, a) -> str:
+def describe(game: Game, a: dict) -> str:
     """A solo action or a solo set-up draw in words (menus)."""
     if a["type"] == "solo_draw":
         c = a["colour"]
@@ -590,7 +596,7 @@ def describe(game, a) -> str:
             else "%s plays step %s by the printed rules" % (game.seat_name(game.state["active"]), step))
 
 
-def completion_tiles(game, seat, num) -> list:
+def completion_tiles(game: Game, seat: int, num: int) -> list:
     """A solo player completed a section as the active player: the year bonus tile and the
     achievement tile beside it go to the box, and it scores its own VP for each."""
     S = game.state
@@ -614,7 +620,7 @@ def completion_tiles(game, seat, num) -> list:
 
 
 # ------------------------------------------------------------------ for tests, the bench and the terminal
-def new_game(solo, seed=1, difficulty=0, person="You", **options):
+def new_game(solo: str | list[str], seed: int = 1, difficulty: int = 0, person: str = "You", **options: Any) -> Game:
     """A solo game, dealt (chance drawn from the seed), with the person (seat 0) to act."""
     import ringside.games as G
     names = [solo] if isinstance(solo, str) else list(solo)
@@ -625,7 +631,7 @@ def new_game(solo, seed=1, difficulty=0, person="You", **options):
     return g
 
 
-def run_chance(game) -> list:
+def run_chance(game: Game) -> list:
     """Apply chance actions from the game's seeded RNG while chance is to act."""
     from ringside.games import CHANCE
     ev = []
@@ -634,7 +640,7 @@ def run_chance(game) -> list:
     return ev
 
 
-def solo_step(game) -> list:
+def solo_step(game: Game) -> list:
     """The acting solo seat plays its one legal step (events); then any chance draws follow."""
     seat = game.to_act()[0]
     if seat not in game.solo_players:

@@ -15,6 +15,10 @@ from ringside.games import event
 from ..data import COLOURS
 from .framework import (HIGHEST, SoloDataError, SoloPlayer, _int, do_action, mine, move_assistant, register,
                         say, score, tile_beside_supervisor)
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from ringside.games import Game
 
 SIDES = {"row": ("left", "right"), "column": ("top", "bottom")}
 
@@ -27,7 +31,7 @@ class Katherine(SoloPlayer):
     setup_draw = False
 
     @classmethod
-    def validate_mat(cls, data, source):
+    def validate_mat(cls, data: dict, source: str) -> dict:
         grid = data.get("grid")
         if (not isinstance(grid, list) or not grid or not all(isinstance(r, list) and r for r in grid)
                 or len({len(r) for r in grid}) != 1):
@@ -67,11 +71,11 @@ class Katherine(SoloPlayer):
                 "impossible_vp": _int(data, "impossible_vp", 0, 50, source),
                 "missing_vp": _int(data, "missing_achievement_vp", 0, 50, source)}
 
-    def initial_state(self, game, seat):
+    def initial_state(self, game: Game, seat: int) -> dict:
         return {"space": self.mat["symbol"], "tiles": [None] * len(self.mat["track"])}
 
     # --- the mat
-    def colours(self, i) -> list:
+    def colours(self, i: int) -> list:
         """The colours of the row or column beside track space i, nearest the space first (each once)."""
         s, grid = self.mat["track"][i], self.mat["grid"]
         if s["beside"] == "row":
@@ -88,26 +92,26 @@ class Katherine(SoloPlayer):
                 out.append(c)
         return out
 
-    def where(self, i) -> str:
+    def where(self, i: int) -> str:
         s = self.mat["track"][i]
         return "space %d (quadrant %d, beside %s %d: %s)" % (i + 1, s["quadrant"], s["beside"], s["index"] + 1,
                                                              ", ".join(self.colours(i)))
 
     # --- set-up
-    def setup(self, game, seat, colour):
+    def setup(self, game: Game, seat: int, colour: str) -> list:
         S = game.state
         return [say(game, seat, "Katherine's set-up: her supervisor starts on the quadrant icon with the supervisor "
                                 "symbol on her mat, %s; her assistant starts with yours on rondel space %d."
                     % (self.where(mine(game, seat)["space"]), S["players"][seat]["assistant"]))]
 
     # --- step 1
-    def move_assistant(self, game, seat):
+    def move_assistant(self, game: Game, seat: int) -> list[dict]:
         here = game.state["players"][seat]["assistant"]
         k = self.mat["steps"]
         return move_assistant(game, seat, (here + k) % 8, "Katherine's assistant always advances %d spaces" % k)
 
     # --- step 2
-    def take_actions(self, game, seat):
+    def take_actions(self, game: Game, seat: int) -> list:
         i = mine(game, seat)["space"]
         s = self.mat["track"][i]
         q = s["quadrant"]
@@ -126,7 +130,7 @@ class Katherine(SoloPlayer):
         return ev
 
     # --- step 4
-    def step4(self, game, seat):
+    def step4(self, game: Game, seat: int) -> list[dict]:
         st = mine(game, seat)
         i = st["space"]
         ev = tile_beside_supervisor(game, seat, "beside her supervisor")
@@ -136,7 +140,7 @@ class Katherine(SoloPlayer):
             ev += self.remove_achievements(game, seat)
         return ev
 
-    def remove_achievements(self, game, seat):
+    def remove_achievements(self, game: Game, seat: int) -> list:
         """On the supervisor-symbol icon: per colour of its row or column, the lowest-numbered achievement tile of
         that colour on the achievements table goes to the box; 5 VP for a colour with none left."""
         S = game.state
@@ -159,7 +163,7 @@ class Katherine(SoloPlayer):
                                     "table, to the box." % (tid, c, c), seat=seat, tile=tid))
         return ev
 
-    def view(self, game, seat):
+    def view(self, game: Game, seat: int) -> dict:
         st = mine(game, seat)
         return {"solo_player": self.title, "supervisor_space": st["space"] + 1,
                 "quadrant": self.mat["track"][st["space"]]["quadrant"],
