@@ -11,12 +11,8 @@ Everything the controller writes to its serial port is collected, byte for byte.
 lock_heap, every controller.step runs under micropython.heap_lock(): an allocation there
 raises MemoryError and is counted in step_allocations.
 """
-from __future__ import annotations
+# this file runs inside MicroPython too: no typing, no __future__, so its hints name builtins only
 from array import array
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from pathlib import Path
 
 
 class _Clock:
@@ -124,7 +120,7 @@ class _Watchdog:
 PIXEL_SUM = True
 
 
-def replay(ring: bytes, feed_path: str | Path, out_cap: int = 65536, lock_heap: bool = False, steps_limit: int = -1, dry: bool = False) -> tuple:
+def replay(ring: object, feed_path: str, out_cap: int = 65536, lock_heap: bool = False, steps_limit: int = -1, dry: bool = False) -> tuple:
     """Run the controller over a feed file. Returns (output bytearray, length, stats dict).
 
     dry: read the feed but do not step the controller (the cost of the harness alone)."""
