@@ -30,7 +30,7 @@ from pathlib import Path
 import jsonschema
 from jsonschema import Draft202012Validator
 
-from ringside.games import CHANCE, GameError
+from ringside.games import CHANCE, Game, GameError
 
 SAVE_FORMAT = 1          # a game save's "format"
 TABLE_SAVE_FORMAT = 1    # a table save's "ringside_table"
@@ -43,7 +43,7 @@ BACKUP_SUFFIX = ".prev"
 class SaveError(GameError):
     """A save that cannot be read or written. path: the file (or None); fault: what is wrong."""
 
-    def __init__(self, fault: str, path=None, hint: str = ""):
+    def __init__(self, fault: str, path: str | Path | None = None, hint: str = ""):
         self.path = None if path is None else Path(path)
         self.fault = fault
         text = fault if path is None else "%s: %s" % (path, fault)
@@ -225,7 +225,7 @@ def _depth_ok(d) -> None:
             stack.extend((c, n + 1) for c in (v.values() if isinstance(v, dict) else v))
 
 
-def parse(text) -> object:
+def parse(text: str | bytes) -> object:
     """The JSON value of a save's text (str or bytes), or SaveError saying what is wrong."""
     if isinstance(text, (bytes, bytearray)):
         if len(text) > MAX_BYTES:
@@ -283,7 +283,7 @@ def _build_game(d: dict):
     return g
 
 
-def load_game(text):
+def load_game(text: str | bytes) -> Game:
     """A game from a game save's text, its log replayed. SaveError (a GameError) if not."""
     d = parse(text)
     if isinstance(d, dict) and "ringside_table" in d:
@@ -292,7 +292,7 @@ def load_game(text):
     return _build_game(d)
 
 
-def load_table(text) -> tuple:
+def load_table(text: str | bytes) -> tuple:
     """(game, seats, meta) from a table save or a plain game save. SaveError if damaged."""
     d = parse(text)
     if not (isinstance(d, dict) and "ringside_table" in d):
@@ -311,12 +311,12 @@ def load_table(text) -> tuple:
     return g, seats, dict(d.get("meta") or {})
 
 
-def backup_path(path) -> Path:
+def backup_path(path: str | Path) -> Path:
     p = Path(path)
     return p.with_name(p.name + BACKUP_SUFFIX)
 
 
-def read_save(path) -> tuple:
+def read_save(path: str | Path) -> tuple:
     """(game, seats, meta) from the save at path. Every fault is one SaveError line naming the
     file, with the way back to the save before it when one is kept. The file is not changed."""
     p = Path(path)
@@ -348,14 +348,14 @@ def read_save(path) -> tuple:
 
 # ----- writing -----------------------------------------------------------------------------
 
-def game_json(game) -> str:
+def game_json(game: Game) -> str:
     """A game's save text. Strict JSON: a value JSON cannot hold is a bug, and raises."""
     return json.dumps({"format": SAVE_FORMAT, "game": game.name, "players": game.players,
                        "seed": game.seed, "options": game.options,
                        "log": [[s, a] for s, a in game.log]}, allow_nan=False)
 
 
-def table_json(game, seats: dict, meta: dict) -> str:
+def table_json(game: Game, seats: dict, meta: dict) -> str:
     return json.dumps({"ringside_table": TABLE_SAVE_FORMAT, "game": json.loads(game_json(game)),
                        "seats": {str(k): v for k, v in seats.items()}, "meta": meta}, allow_nan=False)
 
@@ -425,7 +425,7 @@ def _keep_backup(p: Path) -> None:
     os.replace(tmp, prev)
 
 
-def write_text(path, text: str) -> Path:
+def write_text(path: str | Path, text: str) -> Path:
     """Write a save durably: temporary file, fsync, keep the last good save as .prev, rename,
     fsync the folder. SaveError (one line, naming the file) if the disk refuses."""
     p = Path(path)
@@ -449,9 +449,9 @@ def write_text(path, text: str) -> Path:
     return p
 
 
-def write_table(path, game, seats: dict, meta: dict) -> Path:
+def write_table(path: str | Path, game: Game, seats: dict, meta: dict) -> Path:
     return write_text(path, table_json(game, seats, meta))
 
 
-def write_game(path, game) -> Path:
+def write_game(path: str | Path, game: Game) -> Path:
     return write_text(path, game_json(game))

@@ -128,7 +128,7 @@ RING_ACTIONS = {"landed": {"space": "id", "travel": "num", "alt?": "id", "conf?"
                 "off_ring": {"travel?": "num", "conf?": "num"}}   # conf: the board's confidence, 0-100
 
 
-def check_json_value(v, depth: int = 0, where: str = "the action") -> None:
+def check_json_value(v: object, depth: int = 0, where: str = "the action") -> None:
     """Refuse (IllegalAction) anything a save cannot hold as JSON, and numbers or text no game
     could mean: NaN, infinities, 10**400, a million characters, deep nesting, non-text keys."""
     if depth > MAX_ACTION_DEPTH:
@@ -240,7 +240,7 @@ class Game:
             return []
         return self._legal(seat)
 
-    def apply(self, seat, action: dict) -> list[dict]:
+    def apply(self, seat: int | str, action: dict) -> list[dict]:
         """Apply one action; IllegalAction (nothing changed) if it is not legal now.
 
         The seat and the action's shape are checked here, the values by the engine, and an
@@ -263,19 +263,19 @@ class Game:
         self.log.append((seat, copy.deepcopy(action)))
         return events
 
-    def is_seat(self, seat) -> bool:
+    def is_seat(self, seat: object) -> bool:
         """A seat is an int from 0 to players-1 (never True, False or 1.0) or "chance"."""
         if isinstance(seat, str):
             return seat == CHANCE
         return isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(self.players)
 
-    def check_seat(self, seat) -> None:
+    def check_seat(self, seat: object) -> None:
         if self.is_seat(seat):
             return
         raise IllegalAction("%s is not a seat: a seat is a number from 0 to %d, or \"chance\""
                             % (_short_repr(seat), len(self.players) - 1))
 
-    def check_action(self, seat, action) -> None:
+    def check_action(self, seat: int | str, action: object) -> None:
         """The action's shape: a dict with a known 'type', only JSON a save can hold, and (when
         the engine lists its actions) exactly its fields, each of its kind."""
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):

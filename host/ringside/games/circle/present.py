@@ -379,7 +379,7 @@ def label(game: Game, seat: int | str | None, action: dict) -> str:
     return "%s%s" % (str(t).replace("_", " "), (": " + rest) if rest else "")
 
 
-def group(game, seat, action) -> str:
+def group(game: Game, seat: int | str | None, action: dict) -> str:
     """A short heading under which a long menu folds this action (the screen offers the
     headings first)."""
     a = action

@@ -506,7 +506,7 @@ def label(game: Game, seat: int | str, action: dict) -> str:
     return render.words(game, a)
 
 
-def group(game, seat, action) -> str:
+def group(game: Game, seat: int | str | None, action: dict) -> str:
     """A short heading under which a long menu folds this action (the screen offers the
     headings first): the kind of action, in the rulebook's words."""
     a = action
