@@ -33,11 +33,17 @@ from ringside.sim.physics import speed_for_travel
 PICO_LOOP_US = 15.9           # one `p.value(1); p.value(0)` iteration on a 125 MHz Pico
 PICO_LOOP_SOURCE = "elektronik-labor.de/Raspberry/Pico10.html (63 kHz pin toggle, MicroPython, 125 MHz)"
 I2C_HZ = 400_000
-I2C_BYTES_PER_READING = 19    # addr+reg+addr+13 data (read) + addr+reg+1 (clear interrupt)
+# per reading on the schedule (ringfw.sched): ST's single-shot start, 8 one-byte writes of
+# addr+reg+data (24); the data-ready checks from 2 ms before the budget is up, 1 ms apart,
+# about 3.5 of addr+reg+addr+1 (14); the 13-byte burst, addr+reg+addr+13 (16); the
+# interrupt clear, addr+reg+1 (3)
+I2C_BYTES_PER_READING = 24 + 14 + 16 + 3
 LED_US = 30                   # one WS2812 LED: 24 bits at 800 kHz
-# the poller's own Python per reading on core 1: ~12 bytecode lines and two I2C method
-# calls, each line or call about one half of the Pico loop above (8 us)
-POLL_US_PER_READING = 14 * PICO_LOOP_US / 2
+# the schedule's own Python per reading on core 1, each line or call about one half of the
+# Pico loop above (8 us): the start (8 writes in a loop, 24), the readiness checks (3.5 calls
+# and their lines, 14), the read (call, burst, clear, decoding, 8) and the bookkeeping of the
+# slot and the hand-over (12)
+POLL_US_PER_READING = 58 * PICO_LOOP_US / 2
 CORE1_STACK_BYTES = 4096      # rp2 _thread default stack, from the heap (mpthreadport.c)
 # The GC heap of MicroPython >= 1.20 on RPI_PICO ("rp2: Allocate GC heap from unused RAM",
 # v1.20.0): from the end of BSS to the end of RAM, __GcHeapStart..__GcHeapEnd in
