@@ -180,12 +180,17 @@ class Screen:
         return out
 
     def _track(self, s: dict) -> list[str]:
-        parts = []
+        """One step a line, in order (a wheel or a rondel read down, not run together): the
+        label in a column, then what is on the step, marks apart ("-" when nothing); the
+        highlighted step is bold and pointed at."""
+        w = max((len(st["label"]) for st in s["steps"]), default=0)
+        out = []
         for st in s["steps"]:
-            t = st["label"] + self._marks(st["marks"])
-            parts.append(self.paint(t, bold=True) if st["highlight"] else t)
-        line = " > ".join(parts)
-        return [line]
+            marks = st["marks"]
+            what = ", ".join(self.paint(m.get("text", ""), m.get("colour")) for m in marks) or "-"
+            head = ("> " if st["highlight"] else "  ") + st["label"].ljust(w)
+            out.append((self.paint(head, bold=True) if st["highlight"] else head) + "  " + what)
+        return out
 
     def _table(self, s: dict) -> list[str]:
         rows = [s["header"]] + s["rows"]
