@@ -163,7 +163,11 @@ class Screen:
             lines.append(row.rstrip())
         m = s.get("marble")
         direction = "anticlockwise reads up the right-hand side"
-        lines.append("  (%s%s)" % ("the marble is on %s; " % m["space"] if m else "", direction))
+        where = ""
+        if m:   # the space as it is printed on the ring ("Ranch", "7"), not its id ("ranch-1")
+            where = next((sp["label"] for sp in s["spaces"] if sp["id"] == m["space"]), m["space"])
+            where = "the marble is on %s; " % where
+        lines.append("  (%s%s)" % (where, direction))
         return lines
 
     def _grid(self, s: dict) -> list[str]:
