@@ -52,3 +52,21 @@ def test_circlevilles_rondel_is_one_space_a_line_with_its_assistants_apart():
     rows = _section_lines(text, "The courthouse rondel")
     assert len(rows) == 8 and [r[2:].split()[0] for r in rows] == [str(k) for k in range(8)]
     assert "A, C" in rows[0] and all(r.rstrip().endswith("-") for r in rows[1:])
+
+
+def test_circlevilles_town_fits_a_terminal_a_quadrant_at_a_time():
+    """The town's four quadrants of long cells were one 170-column table, misaligned in an
+    80-column terminal; now a quadrant at a time, each section on its own line."""
+    g = _played("circleville", ["Ann", "Cy"], seed=3, steps=0)
+    text = Screen(colour=False).render(VP.picture(g, 0))
+    rows = _section_lines(text, "The town")
+    assert all(len(r) <= 80 for r in rows), max(rows, key=len)
+    assert [r for r in rows if r.startswith("quadrant")] == ["quadrant %d" % q for q in (1, 2, 3, 4)]
+    assert sum(1 for r in rows if r.startswith("  ")) == 20                # the 20 sections
+
+
+def test_a_narrow_grid_stays_a_grid():
+    g = games.new("doubles", ["Ann", "Cy"], seed=3)
+    from ringside.games.doubles import present as DP
+    rows = _section_lines(Screen(colour=False).render(DP.picture(g, 0)), "The board")
+    assert rows[0].split() == ["a", "b", "c", "d", "e", "f"] and len(rows) == 6

@@ -174,6 +174,8 @@ class Screen:
         rows = s["rows"]
         lw = max((len(r["label"]) for r in rows), default=0)
         cw = max([len(c.get("text", "")) for r in rows for c in r["cells"]] + [len(c) for c in s["columns"]] + [1])
+        if lw + 1 + cw * len(s["columns"]) > self.width:
+            return self._grid_by_column(s, lw)
         out = [" " * (lw + 1) + "".join(c.center(cw) for c in s["columns"])]
         for r in rows:
             line = r["label"].ljust(lw) + " "
@@ -181,6 +183,18 @@ class Screen:
                 t = c.get("text", "")
                 line += self.paint(t.center(cw), c.get("colour"))
             out.append(line.rstrip())
+        return out
+
+    def _grid_by_column(self, s: dict, lw: int) -> list[str]:
+        """A grid too wide for the screen (Circleville's town: four quadrants of long cells),
+        a column at a time: its label, then each row's label and cell, one a line."""
+        out = []
+        for k, col in enumerate(s["columns"]):
+            out.append(col)
+            for r in s["rows"]:
+                if k < len(r["cells"]):
+                    c = r["cells"][k]
+                    out.append(("  " + r["label"].ljust(lw) + "  " + self.paint(c.get("text", ""), c.get("colour"))).rstrip())
         return out
 
     def _track(self, s: dict) -> list[str]:
