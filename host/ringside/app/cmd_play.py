@@ -557,10 +557,11 @@ class Session:
             example = "%s %d" % (ds[0], 200 if req.get("target_travel") is None else 360)
             rng_words = "1 to %d degrees; one space is about %d, a lap 360; harder leaves the ring" % (
                 hi, round(360.0 / g.side.n))
+            start = g.side.labels.get(req["from"], req["from"])    # as printed on the ring, not its id
             line = self._ask("%s, flick from %s (%s). Type %s and degrees, e.g. '%s' (%s)"
-                             % (name, req["from"], self._flick_words(req), how, example, rng_words)
+                             % (name, start, self._flick_words(req), how, example, rng_words)
                              if not self._flicked else
-                             "%s, flick from %s (%s): %s DEGREES, 1 to %d" % (name, req["from"],
+                             "%s, flick from %s (%s): %s DEGREES, 1 to %d" % (name, start,
                                                                            self._flick_words(req), how, hi))
             if line is None:
                 return

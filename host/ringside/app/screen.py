@@ -167,13 +167,19 @@ class Screen:
             lines.append(row.rstrip())
         m = s.get("marble")
         direction = "anticlockwise reads up the right-hand side"
-        lines.append("  (%s%s)" % ("the marble is on %s; " % m["space"] if m else "", direction))
+        where = ""
+        if m:   # the space as it is printed on the ring ("Ranch", "7"), not its id ("ranch-1")
+            where = next((sp["label"] for sp in s["spaces"] if sp["id"] == m["space"]), m["space"])
+            where = "the marble is on %s; " % where
+        lines.append("  (%s%s)" % (where, direction))
         return lines
 
     def _grid(self, s: dict) -> list[str]:
         rows = s["rows"]
         lw = max((len(r["label"]) for r in rows), default=0)
         cw = max([len(c.get("text", "")) for r in rows for c in r["cells"]] + [len(c) for c in s["columns"]] + [1])
+        if lw + 1 + cw * len(s["columns"]) > self.width:
+            return self._grid_by_column(s, lw)
         out = [" " * (lw + 1) + "".join(c.center(cw) for c in s["columns"])]
         for r in rows:
             line = r["label"].ljust(lw) + " "
@@ -183,13 +189,30 @@ class Screen:
             out.append(line.rstrip())
         return out
 
+    def _grid_by_column(self, s: dict, lw: int) -> list[str]:
+        """A grid too wide for the screen (Circleville's town: four quadrants of long cells),
+        a column at a time: its label, then each row's label and cell, one a line."""
+        out = []
+        for k, col in enumerate(s["columns"]):
+            out.append(col)
+            for r in s["rows"]:
+                if k < len(r["cells"]):
+                    c = r["cells"][k]
+                    out.append(("  " + r["label"].ljust(lw) + "  " + self.paint(c.get("text", ""), c.get("colour"))).rstrip())
+        return out
+
     def _track(self, s: dict) -> list[str]:
-        parts = []
+        """One step a line, in order (a wheel or a rondel read down, not run together): the
+        label in a column, then what is on the step, marks apart ("-" when nothing); the
+        highlighted step is bold and pointed at."""
+        w = max((len(st["label"]) for st in s["steps"]), default=0)
+        out = []
         for st in s["steps"]:
-            t = st["label"] + self._marks(st["marks"])
-            parts.append(self.paint(t, bold=True) if st["highlight"] else t)
-        line = " > ".join(parts)
-        return [line]
+            marks = st["marks"]
+            what = ", ".join(self.paint(m.get("text", ""), m.get("colour")) for m in marks) or "-"
+            head = ("> " if st["highlight"] else "  ") + st["label"].ljust(w)
+            out.append((self.paint(head, bold=True) if st["highlight"] else head) + "  " + what)
+        return out
 
     def _table(self, s: dict) -> list[str]:
         rows = [s["header"]] + s["rows"]

@@ -226,3 +226,12 @@ def test_bots_by_name():
     assert isinstance(B.make("strong", 1, budget_s=0.2), B.StrongBot)
     with pytest.raises(ValueError, match="no Doubles bot called 'clever'"):
         B.make("clever")
+
+
+def test_the_beginner_level_loses_to_good():
+    """Issue 15 item 13 for Doubles: `easy` (greedy 3 times in 10) is a level a beginner can
+    beat, and `good` (the two-ply search, given time to finish) beats it, not 0-0 draws. The full
+    measurement is `ringside bench bots doubles -n 40` (docs/table-contract.md)."""
+    from ringside.bench import bots as bench
+    r = bench.run_game("doubles", 6, seed=1)
+    assert r["finished"] == 6 and r["easy_lost"] >= 4 and r["easy_won"] <= 1, r

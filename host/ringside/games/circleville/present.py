@@ -157,7 +157,7 @@ def _rondel(game, v, glyph):
             stack = "%s on top of %d" % (r["top"], r["tiles"]) if r["top"] else "%d face down" % r["tiles"]
         else:
             stack = "no stack"
-        label = "%d %s (%s)%s" % (r["space"], r["colour"], stack, ": " if r["assistants"] else "")
+        label = "%d %s (%s)" % (r["space"], r["colour"], stack)
         marks = []
         for name in r["assistants"]:
             s = _seat_of(game, name)

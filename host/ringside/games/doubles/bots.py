@@ -466,15 +466,21 @@ def make(name: str, seed: int = 0, **kw: Any) -> RandomBot | GreedyBot | StrongB
 
 
 # ----- the levels of the table contract (ringside.bots): weakest first --------------------
-EASY_CARE = 0.5    # easy plays the greedy move half the time, any legal move otherwise
+# Measured with `ringside bench bots doubles` (docs/table-contract.md): greedy-half-the-time
+# against greedy ended mostly 0-0 (the board dies with nothing scored); so did the search cut
+# to one ply (it only blocks), and so did a search on a short clock on a busy machine (it falls
+# back to one ply). Good is the two-ply search given time to finish: it scores against a
+# beginner, and with the same seed it plays the same moves on any machine.
+EASY_CARE = 0.3       # easy sees the greedy (most points now) move 3 times in 10, else any legal move
+GOOD_BUDGET_S = 10.0  # good: the strong search with a clock it does not reach in play (a cap only)
 
 
 def _levels():
     from ringside import bots as B
     return {
         "random": lambda seed=0: B.Wrapped("random", RandomBot(seed), seed),
-        "easy": lambda seed=0: B.Sloppy("easy", B.Wrapped("good", GreedyBot(seed), seed), EASY_CARE, seed),
-        "good": lambda seed=0: B.Wrapped("good", GreedyBot(seed), seed),
+        "easy": lambda seed=0: B.Sloppy("easy", B.Wrapped("greedy", GreedyBot(seed), seed), EASY_CARE, seed),
+        "good": lambda seed=0: B.Wrapped("good", StrongBot(seed, budget_s=GOOD_BUDGET_S), seed),
         "strong": lambda seed=0: B.Wrapped("strong", StrongBot(seed), seed),
     }
 

@@ -8,6 +8,8 @@ b2, facing lower-left". A long menu folds by square (group()): pick the square, 
 """
 from __future__ import annotations
 
+import re
+
 from ringside.games import CHANCE, possessive
 from ringside.games import present as P
 
@@ -166,8 +168,15 @@ def group(game: Game, seat: int | str, a: dict) -> str:
     return a.get("square") or ""
 
 
+_TURN = re.compile(r"^(.+) \((\w+)\)'s turn\.$")
+
+
 def event_text(e: dict) -> str:
-    return e.get("text", "")
+    """The event's text, a player's name kept whole: "Ann's turn (Blue).", not "Ann (Blue)'s"."""
+    text = e.get("text", "")
+    if e.get("type") == "turn_start":
+        text = _TURN.sub(lambda m: "%s turn (%s)." % (possessive(m.group(1)), m.group(2)), text)
+    return text
 
 
 def led_frame(game: Game) -> dict:

@@ -7,6 +7,8 @@ bank, worth in silver) and tokens, the mine, the donation bowl, the shop and the
 """
 from __future__ import annotations
 
+import re
+
 from ringside.games import CHANCE
 from ringside.games import circles_common as cc
 from ringside.games import present as P
@@ -33,8 +35,8 @@ def status(game: Game) -> str:
     ph = s["phase"]
     label = game.side.labels
     if ph == "flick":
-        return "%s flicks from %s (%s), clockwise only, at least %d spaces" % (
-            name, label[s["marble"]], s["marble"], game.data["min_steps"])
+        return "%s flicks from %s, clockwise only, at least %d spaces" % (
+            name, label[s["marble"]], game.data["min_steps"])
     if ph == "saloon_flick":
         return "%s flicks from the saloon, clockwise, trying to go exactly once round" % name
     if seat == CHANCE:
@@ -137,10 +139,13 @@ def label(game: Game, seat: int | str, a: dict) -> str:
     return game.describe(a)
 
 
+_SPACE_ID = re.compile(r" \([a-z_]+-\d+\)")
+
+
 def event_text(e: dict) -> str:
     """The engine's words; where money arrives in silver, the trade-up rule is said in words
     (it turns the silver into gold at once, which looked like money vanishing)."""
-    t = e.get("text", "")
+    t = _SPACE_ID.sub("", e.get("text", ""))      # "stops on Bank", not "Bank (bank-1)": the map shows names
     if e.get("type") == "money_bag":
         t += ("; anyone who then holds %d silver trades them up for 1 gold at once (the trade-up rule)"
               % M.RATE)
