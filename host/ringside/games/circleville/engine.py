@@ -1227,11 +1227,20 @@ class Circleville(Game):
         n = len(self.players)
         S["turns"] += 1
         ev = []
+        ts["finished"] = True    # the solo players' end questions read where their turn is
         if not S["end"] and self.town_stuck():
             S["end"] = True
-            S["end_reason"] = "every player ran out of cubes: the town cannot be finished"
-            ev.append(event("end", "No player has a cube left and no section can be finished even by pulling "
-                                   "cubes back: the town cannot be finished. The round finishes.", reason="stuck"))
+            if not any(p["supply"] for p in S["players"]):
+                S["end_reason"] = "every player ran out of cubes: the town cannot be finished"
+                ev.append(event("end", "No player has a cube left and no section can be finished even by pulling "
+                                       "cubes back: the town cannot be finished. The round finishes.", reason="stuck"))
+            else:
+                S["end_reason"] = ("no player can place the cubes a section still needs: "
+                                   "the town cannot be finished")
+                ev.append(event("end", "No person has a cube left, the solo players' rules can never place theirs "
+                                       "where a section still needs them, and no section can be finished even by "
+                                       "pulling cubes back: the town cannot be finished. The round finishes.",
+                                reason="stuck"))
         last = (S["first"] - 1) % n
         if ts["final"]:
             nxt = (seat + 1) % n
@@ -1254,21 +1263,48 @@ class Circleville(Game):
 
     # --- the end
     def town_stuck(self) -> bool:
-        """True when no section can ever be finished: every supply is empty (cubes come back only
-        when a section is finished) and every unfinished section needs more cubes than all the
-        cubes on red and blue squares elsewhere, the only ones a player may pull back (a solo
-        player's never are)."""
+        """True when no section can ever be finished (docs/rules/circleville.md, "A town that
+        cannot be finished"). Cubes come back only when a section is finished, so: no person has
+        a cube, and no unfinished section can be filled by the cubes that could still go there:
+        a person's cubes on red and blue squares elsewhere (the only ones a player may pull back;
+        a solo player's never are), and a solo player's cubes in supply, for the basic actions its
+        rules can still take (solo placeable_colours; a player whose rules can still complete a
+        section without cubes, Denzel, keeps the town open)."""
         S = self.S
-        if any(p["supply"] > 0 for p in S["players"]):
+        if any(p["supply"] > 0 for seat, p in enumerate(S["players"]) if seat not in self.solo_players):
             return False
         open_ = [n for n in range(1, 21) if not self._sec(n)["done"]]
         if not open_:
             return False
+        solo = []   # (cubes, the colours it can still place them with)
+        for seat, pl in self.solo_players.items():
+            have = S["players"][seat]["supply"]
+            if have <= 0:
+                continue
+            if pl.completes_without_cubes(self, seat):
+                return False
+            colours = set(pl.placeable_colours(self, seat))
+            if colours:
+                solo.append((have, colours))
         # a solo player never pulls cubes back (circleville-solo.md): its road cubes stay put
         roads = {n: sum(1 for seat in self._sec(n)["red"] + self._sec(n)["blue"] if seat not in self.solo_players)
                  for n in open_}
         total = sum(roads.values())
-        return all(self.remaining_work(n) > total - roads[n] for n in open_)
+
+        def can_finish(n):
+            s, b = self._sec(n), self.board["sections"][n]
+            need = {"red": b["red"] - len(s["red"]), "blue": b["blue"] - len(s["blue"]),
+                    "orange": sum(1 for i in s["icons"] if not i["cubes"])}
+            kinds = [k for k in need if need[k] > 0]
+            pool = total - roads[n]      # pulled-back cubes go anywhere
+            # enough cubes for every set of kinds the section still needs (Hall's condition):
+            # the pool and every solo player able to place one of those kinds
+            for mask in range(1, 1 << len(kinds)):
+                ks = {k for i, k in enumerate(kinds) if mask >> i & 1}
+                if sum(need[k] for k in ks) > pool + sum(h for h, cs in solo if cs & ks):
+                    return False
+            return True
+        return not any(can_finish(n) for n in open_)
 
     def quadrant_beautified(self, seat: int, q: int) -> int:
         return sum(1 for num in range(1, 21) if self.board["sections"][num]["quadrant"] == q

@@ -10,9 +10,9 @@ from __future__ import annotations
 from ringside.games import event
 
 from ..data import COLOURS
-from .framework import (LOWEST, SoloDataError, SoloPlayer, _int, check_spaces, do_action, mine,
-                        move_assistant, register, rondel_colour, say, score, stack_top,
-                        tile_beside_supervisor)
+from .framework import (FINISHING, LOWEST, SoloDataError, SoloPlayer, _int, check_spaces, do_action,
+                        mine, move_assistant, next_step, register, rondel_colour, say, score, stack_top,
+                        tile_beside_supervisor, tiles_settled)
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -143,6 +143,35 @@ class Carsten(SoloPlayer):
                 row.remove(tid)
         return [event("solo", "Carsten returns achievement tile %d (%s), the lowest-numbered %s one on the table, "
                               "to the box." % (tid, colour, colour), seat=seat, tile=tid)]
+
+    # --- what he can still do (the end for a town that cannot be finished)
+    def placeable_colours(self, game: Game, seat: int) -> set:
+        """While tiles can still come, any colour may still turn up. Once every stack, the
+        upcoming stack and the bag are empty (framework.tiles_settled) his turns are fixed: his
+        assistant advances one space, there is never a stack (so the missed action, then his two
+        colours left: two level 1 actions, or their pair), and his supervisor advances one space,
+        two after a green pair. Follow his assistant and supervisor round until a turn repeats and
+        collect the level 1 actions he takes (a red pair takes equipment, not a road cube)."""
+        if not tiles_settled(game):
+            return set(FINISHING)
+        S = game.state
+        spaces, m = len(S["stacks"]), len(self.mat["rondel"])
+        pos, space, step = S["players"][seat]["assistant"], mine(game, seat)["space"], next_step(game, seat)
+        seen, out = set(), set()
+        while (pos, space, step) not in seen:
+            seen.add((pos, space, step))
+            if step == 1:
+                pos, step = (pos + 1) % spaces, 2
+            elif step == 2:
+                a, c = rondel_colour(game, pos), self.colour_at(game, seat, space)
+                if a != c:
+                    out |= {a, c}
+                elif a == "green":
+                    space = (space + 1) % m
+                step = 4
+            else:
+                space, step = (space + 1) % m, 1
+        return out & set(FINISHING)
 
     # --- step 4
     def step4(self, game: Game, seat: int) -> list[dict]:

@@ -14,7 +14,7 @@ from ..data import COLOURS
 from ..engine import _rank_values
 from .framework import (LOWEST, SoloDataError, SoloPlayer, _int, completion_tiles, do_action, mine,
                         move_assistant, quadrant_of_colour, register, rondel_colour, say, score,
-                        stack_top, take_stack_tile, to_box, who)
+                        stack_top, take_stack_tile, tiles_settled, to_box, who)
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -114,6 +114,11 @@ class Denzel(SoloPlayer):
             ev += score(game, seat, m["no_stack_vp"], "no stack beside his rondel space (the missed action)")
         st["acted"] = acted
         return ev
+
+    # --- what he can still do (the end for a town that cannot be finished)
+    def completes_without_cubes(self, game: Game, seat: int) -> bool:
+        """A filled column forces a completion: possible while a tile can still reach him."""
+        return not tiles_settled(game)
 
     # --- step 4
     def step4(self, game: Game, seat: int) -> list:

@@ -41,6 +41,7 @@ MAX_SOLO = 3
 PLAYERS: dict = {}          # name (lower case) -> SoloPlayer subclass
 
 ALTERNATE_LEVEL = {"beautify": 3, "improve": 4}
+FINISHING = ("red", "blue", "orange")   # the basic actions whose cubes go towards finishing a section
 
 
 class SoloDataError(GameError):
@@ -179,6 +180,19 @@ class SoloPlayer:
         """Step 4 (events), before the engine slides the upcoming stack and ends the turn."""
         raise NotImplementedError
 
+    # --- asked by the engine's end for a town that cannot be finished (engine.town_stuck)
+    def placeable_colours(self, game: Game, seat: int) -> set:
+        """The basic actions among red, blue and orange (the ones that work towards finishing a
+        section) this player may still take at some turn to come, whatever the person does.
+        More is always safe (the town is then not called stuck on its account); the default,
+        all three, is what a player says that cannot tell."""
+        return set(FINISHING)
+
+    def completes_without_cubes(self, game: Game, seat: int) -> bool:
+        """Can its own rules still complete a section without filling it with cubes (Denzel's
+        forced completion)? True is always safe."""
+        return False
+
     def mat_tiles(self, game: Game, seat: int) -> int:
         """Action tiles on its mat (the final tie-break)."""
         return sum(1 for t in mine(game, seat).get("tiles", []) if t)
@@ -263,6 +277,23 @@ def tile_beside_supervisor(game: Game, seat: int, where: str) -> list:
 def to_box(game: Game, colour: str) -> None:
     """An action tile goes back to the box."""
     game.state["box"][colour] += 1
+
+
+def tiles_settled(game: Game) -> bool:
+    """No action tile is left in a stack, the upcoming stack or the bag: from now on no tile can
+    reach a stack or a solo mat, so every stack stays empty and every solo mat stays as it is."""
+    S = game.state
+    return not any(S["stacks"]) and not S["upcoming"] and not any(S["bag"].values())
+
+
+def next_step(game: Game, seat: int) -> int:
+    """The solo seat's next step: 2 or 4 in the middle of its own turn, else 1 (another seat's
+    turn, or its own turn at the rondel or just finished: the engine marks a finished turn)."""
+    S = game.state
+    ts = S["ts"] or {}
+    if S["active"] != seat or ts.get("finished") or S["phase"] != "actions":
+        return 1
+    return ts.get("solo_step", 2)
 
 
 def quadrant_of_colour(game: Game, colour: str) -> int:

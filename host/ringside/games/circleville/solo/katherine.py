@@ -13,8 +13,8 @@ from __future__ import annotations
 from ringside.games import event
 
 from ..data import COLOURS
-from .framework import (HIGHEST, SoloDataError, SoloPlayer, _int, do_action, mine, move_assistant, register,
-                        say, score, tile_beside_supervisor)
+from .framework import (FINISHING, HIGHEST, SoloDataError, SoloPlayer, _int, do_action, mine, move_assistant,
+                        register, say, score, tile_beside_supervisor)
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -128,6 +128,12 @@ class Katherine(SoloPlayer):
                           "%s, the %s colour from her supervisor" % (c, _ordinal(n)))
             ev += r["events"]
         return ev
+
+    # --- what she can still do (the end for a town that cannot be finished)
+    def placeable_colours(self, game: Game, seat: int) -> set:
+        """She ignores the rondel and the tiles: her supervisor goes round her whole track, so
+        the colours beside its spaces are the actions she will take (the printed mat: all)."""
+        return {c for i in range(len(self.mat["track"])) for c in self.colours(i)} & set(FINISHING)
 
     # --- step 4
     def step4(self, game: Game, seat: int) -> list[dict]:
