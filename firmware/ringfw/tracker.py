@@ -279,12 +279,23 @@ class Tracker:
             r = self.ring
             off = ((self.rest - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
             learn = off < r.view_min[i] - _BG_AWAY or off > r.view_max[i] + _BG_AWAY
+            if learn and self.dev_n and tdiff(now, self.dev_t) < _CHAIN_MS:
+                learn = False    # a reading away from the rest point just now: it may roll
         if learn:
             if valid:
                 d = rng * 16 - self.bg_r16[i]
                 if known and not (-_DEPART_MM * 16 < d < _DEPART_MM * 16
                                   and sig * 4 < self.bg_sig[i] * _CONTRAST_Q):
                     learn = False          # the marble (or a hand), not the ring
+                elif n and not known and sig > 4 * _BG_SIG_MIN and (
+                        sig * 4 >= self.bg_sig[i] * _CONTRAST_Q
+                        or (self.bg_valid[i] >= _BG_VALID
+                            and not -_DEPART_MM * 16 < d < _DEPART_MM * 16)):
+                    # Still learning, but a bright return where the cone has so far seen a
+                    # dimmer ring (or nothing), or a range the ring has not returned: the
+                    # marble, rolling in from a rest the tracker has not yet seen it leave.
+                    # (Learnt and kept back as background, it would starve the track.)
+                    learn = False
             elif status != hal.STATUS_SIGNAL_FAIL and status != hal.STATUS_PHASE_FAIL:
                 learn = False              # min-range, sigma fails: something close, not the ring
             elif sig > 4 * _BG_SIG_MIN:

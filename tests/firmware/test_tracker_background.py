@@ -145,3 +145,38 @@ def test_a_marble_taken_off_the_ring_tells_the_tracker_the_ring_is_empty():
         tr.tick(t)
     assert [k for k, _ in events(tr)] == [T.EV_PLACED, T.EV_LOST] and tr.empty
     assert tr.bg_n[S] == T._BG_WARM and tr.bg_valid[S] == 0   # learnt: this cone sees nothing
+
+
+def test_a_bright_return_while_the_background_is_still_learnt_is_the_marble_not_background():
+    # The marble rests where sensor 8 alone sees it; sensor S's cone returns nothing (it is
+    # baffled here). Soon after the rest, S's background is still being learnt when the
+    # marble, flicked, rolls into S's cone before the tracker has seen it leave: that bright
+    # return must reach the track (a reading away from the rest point), not be learnt and
+    # kept back as background (regression: the track starved and called it off the ring).
+    rnd = random.Random(5)
+    tr = T.Tracker(RING)
+    tr.begin(0)
+    t = 0
+    while tr.state != T._REST and t < 20000:
+        for i in range(RING.sensor_count):
+            if i == 8:
+                tr.feed(t, i, 70 + rnd.choice((-1, 0, 1)), hal.STATUS_VALID, 600)
+            else:
+                tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+        t += 34
+        tr.tick(t)
+    for _ in range(4):         # a few rounds at rest: S learns its (empty) background
+        for i in range(RING.sensor_count):
+            if i == 8:
+                tr.feed(t, i, 70 + rnd.choice((-1, 0, 1)), hal.STATUS_VALID, 600)
+            else:
+                tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+        t += 34
+        tr.tick(t)
+    assert tr.state == T._REST
+    n = tr.bg_n[S]
+    assert 0 < n < T._BG_WARM                          # still learning
+    assert tr.dev_n == 0
+    tr.feed(t, S, 60, hal.STATUS_VALID, 1536)          # the marble, 12 MCPS, in S's cone
+    assert tr.bg_n[S] == n and tr.bg_valid[S] == 0     # not learnt as the ring's background
+    assert tr.dev_n == 1                               # the track saw it, away from the rest
