@@ -17,7 +17,7 @@ from ringside.sim.serve import SimServer
 
 @pytest.fixture()
 def server(tmp_path):
-    srv = SimServer(seed=1, speed=10.0, place_deg=90.0, ports=2, out=io.StringIO(),
+    srv = SimServer(seed=1, speed=3.0, place_deg=90.0, ports=2, out=io.StringIO(),
                     link_path=str(tmp_path / "ring")).start()
     yield srv
     srv.stop()
@@ -28,7 +28,7 @@ def test_a_monitor_and_a_flicking_host_share_the_board(server, tmp_path, capsys)
     with Link(server.ports[1], heartbeats=True) as monitor:
         for _ in range(2):   # two whole flicks, each with its own connection and hello
             rc = main(["flick", "--port", server.ports[0], "--degrees", "200", "--direction", "ccw",
-                       "--timeout", "20"])
+                       "--timeout", "60"])
             out = capsys.readouterr()
             assert rc == 0, out.err
             assert "landed" in out.out
@@ -55,7 +55,7 @@ def test_each_host_gets_its_own_replies(server):
 
 
 def test_one_port_still_serves_one_host_as_before(tmp_path):
-    srv = SimServer(seed=1, speed=10.0, out=io.StringIO(), link_path=str(tmp_path / "one")).start()
+    srv = SimServer(seed=1, speed=3.0, out=io.StringIO(), link_path=str(tmp_path / "one")).start()
     try:
         assert srv.ports == [str(tmp_path / "one")]
         with Link(srv.port) as link:
