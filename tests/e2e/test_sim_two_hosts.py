@@ -6,11 +6,13 @@ event to all, and a command's reply only to the host that sent it."""
 from __future__ import annotations
 
 import io
+import subprocess
+import sys
 import time
+from pathlib import Path
 
 import pytest
 
-from ringside.app.cli import main
 from ringside.link import Link
 from ringside.sim.serve import SimServer
 
@@ -23,24 +25,39 @@ def server(tmp_path):
     srv.stop()
 
 
-def test_a_monitor_and_a_flicking_host_share_the_board(server, tmp_path, capsys):
-    assert server.ports == [str(tmp_path / "ring"), str(tmp_path / "ring-2")]
-    with Link(server.ports[1], heartbeats=True) as monitor:
-        for _ in range(2):   # two whole flicks, each with its own connection and hello
-            rc = main(["flick", "--port", server.ports[0], "--degrees", "200", "--direction", "ccw",
-                       "--timeout", "60"])
-            out = capsys.readouterr()
-            assert rc == 0, out.err
-            assert "landed" in out.out
-        time.sleep(0.3)
-        seen = []
-        while True:
-            ev = monitor.next_event(0)
-            if ev is None:
-                break
-            seen.append(ev.kind)
-    assert seen.count("landed") == 2 and "moving" in seen and "hb" in seen
-    assert "board_reset" not in seen and "link_lost" not in seen, seen
+def _cli(*args: str, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "ringside.app.cli", *args], capture_output=True,
+                          text=True, timeout=timeout)
+
+
+def test_a_monitor_and_a_flicking_host_share_the_board(tmp_path):
+    """As README shows it: `ringside sim` in one terminal, `monitor` beside it, `flick` run twice,
+    each a program of its own."""
+    path = tmp_path / "ring"
+    sim = subprocess.Popen([sys.executable, "-m", "ringside.app.cli", "sim", "--link", str(path), "--seed", "1",
+                            "--speed", "3", "--place", "90"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        end = time.monotonic() + 30
+        while not (path.exists() and Path(str(path) + "-2").exists()) and time.monotonic() < end:
+            time.sleep(0.1)
+        assert path.exists() and Path(str(path) + "-2").exists(), "ringside sim gave no two ports"
+        with Link(str(path) + "-2", heartbeats=True) as monitor:
+            for _ in range(2):   # two whole flicks, each with its own connection and hello
+                r = _cli("flick", "--port", str(path), "--degrees", "200", "--direction", "ccw", "--timeout", "60")
+                assert r.returncode == 0, r.stderr
+                assert "landed" in r.stdout
+            time.sleep(0.3)
+            seen = []
+            while True:
+                ev = monitor.next_event(0)
+                if ev is None:
+                    break
+                seen.append(ev.kind)
+        assert seen.count("landed") == 2 and "moving" in seen and "hb" in seen
+        assert "board_reset" not in seen and "link_lost" not in seen, seen
+    finally:
+        sim.terminate()
+        sim.wait(timeout=10)
 
 
 def test_each_host_gets_its_own_replies(server):
