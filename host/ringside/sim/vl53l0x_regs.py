@@ -454,6 +454,8 @@ def fake_modules(bus: FakeI2C, lines: XShutLines | None = None) -> dict[str, typ
             self.mode = mode
             if value is not None:
                 lines.set(n, value)
+            elif pull == Pin.PULL_UP and n not in lines.levels:
+                lines.levels[n] = 1     # an open input with its pull-up reads high
 
         def init(self, mode=-1, pull=-1, *, value=None):
             self.mode = mode
