@@ -30,9 +30,12 @@ test: $(STAMP)
 firmware: $(STAMP)
 	$(VPY) -m ringside.app.build_firmware build/firmware
 
+# release: a board running the app hands its port to the REPL (a board already at the REPL
+# says so and passes); if it fails, make stops here with its reason. The deploy keeps the
+# board's calibration.json (docs/board.md "Updating the firmware").
 deploy: firmware
-	-$(VENV)/bin/ringside release --port $(PORT)   # a board running the app hands its port to the REPL
-	$(VENV)/bin/mpremote connect $(PORT) fs cp -r build/firmware/. : + reset
+	$(VENV)/bin/ringside release --port $(PORT)
+	$(VPY) -m ringside.app.deploy --port $(PORT) build/firmware
 
 bench: $(STAMP)
 	$(VENV)/bin/ringside bench ring --flicks 2000 --seed 1 --json
