@@ -33,6 +33,8 @@ from ringfw.ringfile import CAL_FILE, CAL_FORMAT
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from mpremote.transport import Transport
+
 ROOT = "/"
 # The Adafruit libraries as `mip install --target /` leaves them at the root; the build
 # puts them in /lib, which comes after the root on the rp2 port's sys.path.
@@ -114,7 +116,7 @@ def _rm_tree(t, path: str) -> None:
     t.fs_rmdir(path)
 
 
-def migrate_calibration(t, new_ring: dict, log: Callable = print) -> str:
+def migrate_calibration(t: Transport, new_ring: dict, log: Callable = print) -> str:
     """Before a new ring.json replaces the board's: an old board's calibration (inside its
     ring.json, no calibration.json yet) goes into calibration.json. Returns what was done."""
     cal_path = _join(ROOT, CAL_FILE)
@@ -142,7 +144,7 @@ def migrate_calibration(t, new_ring: dict, log: Callable = print) -> str:
     return "migrated"
 
 
-def deploy(t, build: Path, log: Callable = print) -> dict:
+def deploy(t: Transport, build: Path, log: Callable = print) -> dict:
     """Deploy the build through an mpremote transport t already in the raw REPL.
     Returns {"copied": [...], "same": [...], "removed": [...], "calibration": kept|migrated|none}."""
     files = build_files(build)
