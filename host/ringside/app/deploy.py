@@ -76,7 +76,9 @@ def build_files(build: Path) -> list[tuple[str, Path]]:
     if not (build / "main.py").is_file() or not (build / "ring.json").is_file():
         raise DeployError("%s is not a firmware build (no main.py or ring.json): run "
                           "`make firmware`" % build)
-    files = sorted((p.relative_to(build).as_posix(), p) for p in build.rglob("*") if p.is_file())
+    # the build's own mip manifest stays on the host
+    files = sorted((p.relative_to(build).as_posix(), p) for p in build.rglob("*")
+                   if p.is_file() and p.relative_to(build).as_posix() != "package.json")
     for rel, _ in files:
         if rel == CAL_FILE or rel.endswith("/" + CAL_FILE):
             raise DeployError("%s holds a %s: a deploy never overwrites the board's "
