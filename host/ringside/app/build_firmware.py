@@ -237,8 +237,8 @@ def _gp(n: int) -> str:
 def docs_blocks(files: list[tuple[str, int]], ring: dict) -> dict[str, str]:
     """Markdown for docs/board.md's generated blocks: the build and the pin map."""
     total = sum(n for _, n in files)
-    rows = ["`make firmware` gives **{:,} B in {} files** (what `make deploy` copies; "
-            "mpy-cross -march={} {}):".format(total, len(files), MARCH, OPT), "",
+    rows = [f"`make firmware` gives **{total:,} B in {len(files)} files** (what `make deploy` copies; "
+            f"mpy-cross -march={MARCH} {OPT}):", "",
             "| file | bytes |", "| --- | ---: |"]
     rows += ["| `%s` | %d |" % (rel, n) for rel, n in files]
     rows.append("| total | %d |" % total)
