@@ -5,7 +5,7 @@ VPY     := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 PORT    ?= /dev/ttyACM0
 
-.PHONY: run run-ring test venv firmware deploy bench clean
+.PHONY: run run-ring test venv firmware deploy docs bench clean
 
 $(STAMP): requirements.txt requirements-board.txt requirements-stubs.txt pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -29,6 +29,11 @@ test: $(STAMP)
 
 firmware: $(STAMP)
 	$(VPY) -m ringside.app.build_firmware build/firmware
+
+# the generated blocks of hardware/README.md (ring.json, bom.csv) and docs/board.md (the build)
+docs: $(STAMP)
+	$(VPY) hardware/tools/draw_layout.py
+	$(VPY) -m ringside.app.build_firmware --docs
 
 # release: a board running the app hands its port to the REPL (a board already at the REPL
 # says so and passes); if it fails, make stops here with its reason. The deploy keeps the

@@ -322,7 +322,8 @@ class Watchdog:
 
 
 class Storage:
-    """Writes ring.json (calibration) safely: a temporary file, then a rename."""
+    """Writes the calibration to calibration.json beside ring.json (ringfile): a temporary
+    file, then a rename; ring.json itself is never rewritten."""
 
     def __init__(self, path="ring.json"):
         self.path = path

@@ -384,3 +384,21 @@ def test_safe_mode_in_the_micropython_vm(tmp_path):
     assert "MEM32 0x4005b000 0x40000000" in out          # CTRL.ENABLE cleared
     assert "WDT STARTED" not in out and "I2C OPENED" not in out
     assert "LEDS 24 0" in out and "RESULT None" in out
+
+
+# ----- calsave on the board writes calibration.json, never ring.json -----
+def test_the_boards_storage_writes_calibration_json_and_leaves_ring_json(rig, tmp_path):
+    from ringfw import geometry
+    ring_path = tmp_path / "ring.json"
+    before = ring_path.read_bytes()
+    ring = geometry.load(str(ring_path))
+    ring.off16[5] = -24
+    ring.scale_q12[5] = 4200
+    which = bytearray(ring.sensor_count)
+    which[5] = 1
+    rig.board.Storage(str(ring_path)).save_calibration(ring, which)
+    assert ring_path.read_bytes() == before
+    cal = json.loads((tmp_path / "calibration.json").read_text())
+    assert cal["sensors"]["5"] == {"offset_mm": -1.5, "scale": 4200 / 4096}
+    again = geometry.load(str(ring_path))
+    assert again.off16[5] == -24 and again.scale_q12[5] == 4200
