@@ -224,6 +224,13 @@ function clickable(node, id, what, opts, words) {
   });
 }
 
+/** Outlined segments drawn last, so a neighbour never covers their outline. */
+function raise(parent, sel) {
+  for (const cls of ["rs-clickable", "rs-marble-space", "rs-highlight", "rs-choice"]) {
+    for (const g of [...parent.querySelectorAll(`:scope > ${sel}.${cls}`)]) parent.append(g);
+  }
+}
+
 // ----- the ring -------------------------------------------------------------------------------
 
 const RING = { r0: 138, r1: 222, label: 194, marble: 156, marbleR: 10, cube: 26, cubeR: 118 };
@@ -292,6 +299,7 @@ function ringSection(sec, pic, opts, prev, sIndex) {
     clickable(g, sp.id, "space", opts, `space ${sp.label}`);
     root.append(g);
   });
+  raise(root, ".rs-space");
   // choices get a numbered badge, so "which of the two" can be said aloud
   const choices = (opts.choices || []).map(String);
   choices.forEach((id, k) => {
@@ -377,51 +385,59 @@ const CORNER_DEG = {
   right: 0, "upper-right": 45, up: 90, "upper-left": 135, left: 180, "lower-left": 225, down: 270, "lower-right": 315,
 };
 
-/** A piece on a square: its owner's colour, the piece's own pattern, its points and facing. */
+/** A piece on a square: its owner's colour, the piece's own pattern, its points and owner's
+ *  letter in the middle, and a corner triangle where it faces. */
 function pieceSvg(cell, pic) {
   const pc = cell.piece;
   const hex = colourHex(cell.colour) || NEUTRAL;
   const ink = inkOn(hex);
   const s = svg("svg", { class: "rs-piece", viewBox: "0 0 60 60", role: "img" });
   const words = [];
-  s.append(svg("rect", { x: 5, y: 5, width: 50, height: 50, rx: 7, fill: hex, stroke: "#111", "stroke-width": 2 }));
+  const clip = `rs${++uid}-clip`;
+  s.append(svg("clipPath", { id: clip }, svg("rect", { x: 4, y: 4, width: 52, height: 52, rx: 7 })));
+  s.append(svg("rect", { x: 4, y: 4, width: 52, height: 52, rx: 7, fill: hex }));
   const pattern = String(pc.pattern || "plain");
+  const art = svg("g", { "clip-path": `url(#${clip})` });
   if (pattern === "crosshatched") {
     let d = "";
-    for (let k = -40; k <= 40; k += 8) d += `M ${12 + k} 12 L ${48 + k} 48 M ${48 - k} 12 L ${12 - k} 48 `;
-    s.append(svg("clipPath", { id: `rs${++uid}-clip` }, svg("rect", { x: 12, y: 12, width: 36, height: 36 })));
-    s.append(svg("path", { d, stroke: ink, "stroke-width": 1.6, opacity: 0.7, "clip-path": `url(#rs${uid}-clip)` }));
+    for (let k = -60; k <= 60; k += 9) d += `M ${k} 0 L ${60 + k} 60 M ${60 - k} 0 L ${-k} 60 `;
+    art.append(svg("path", { d, stroke: ink, "stroke-width": 2, opacity: 0.55 }));
   } else if (pattern === "dotted") {
-    for (let x = 16; x <= 44; x += 9) for (let y = 16; y <= 44; y += 9) {
-      s.append(svg("circle", { cx: x, cy: y, r: 2.2, fill: ink, opacity: 0.75 }));
+    for (let x = 10; x <= 50; x += 10) for (let y = 10; y <= 50; y += 10) {
+      art.append(svg("circle", { cx: x, cy: y, r: 2.4, fill: ink, opacity: 0.6 }));
     }
   } else if (pattern === "black") {
-    s.append(svg("rect", { x: 14, y: 14, width: 32, height: 32, rx: 4, fill: "#000" }));
+    art.append(svg("rect", { x: 13, y: 13, width: 34, height: 34, rx: 5, fill: "#000" }));
   }
-  words.push(pattern);
-  // the corner it faces: a notch pointing there
+  // the corner it faces: a triangle filling that corner
   const f = pc.facing ?? pc.faces;
-  if (f !== undefined && f !== null && (f in CORNER_DEG || isFinite(Number(f)))) {
-    const d = f in CORNER_DEG ? CORNER_DEG[f] : Number(f);
-    const [tx, ty] = px(27, d), [lx, ly] = px(14, d + 30), [rx, ry] = px(14, d - 30);
-    s.append(svg("path", {
-      class: "rs-facing", d: `M ${fmt(30 + tx)} ${fmt(30 + ty)} L ${fmt(30 + lx)} ${fmt(30 + ly)} L ${fmt(30 + rx)} ${fmt(30 + ry)} Z`,
-      fill: ink === "#111" ? "#111" : "#fff", stroke: ink === "#111" ? "#fff" : "#000", "stroke-width": 1.5,
+  const corner = { "lower-right": [56, 56, -1, -1], "lower-left": [4, 56, 1, -1], "upper-left": [4, 4, 1, 1], "upper-right": [56, 4, -1, 1] }[f];
+  if (corner) {
+    const [cx, cy, dx, dy] = corner, L = 22;
+    art.append(svg("path", {
+      class: "rs-facing", d: `M ${cx} ${cy} L ${cx + dx * L} ${cy} L ${cx} ${cy + dy * L} Z`,
+      fill: ink, stroke: ink === "#111" ? "#fff" : "#000", "stroke-width": 1.5,
     }));
     words.push("facing " + f);
   }
+  s.append(art);
+  s.append(svg("rect", { x: 4, y: 4, width: 52, height: 52, rx: 7, fill: "none", stroke: "#111", "stroke-width": 2.5 }));
   const label = `${cell.glyph || ""}${pc.points ?? ""}`;
   if (label) {
-    const back = pattern === "black" ? "#fff" : ink;
+    const onBlack = pattern === "black";
+    const fillText = onBlack ? "#fff" : ink;
     s.append(svg("text", {
-      x: 30, y: 31, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 17,
-      class: "rs-piece-label", fill: back, stroke: back === "#111" ? "#fff" : "#000", "stroke-width": 3,
+      x: 30, y: 31, "text-anchor": "middle", "dominant-baseline": "central", "font-size": 19,
+      class: "rs-piece-label", fill: fillText, stroke: fillText === "#111" ? "#fff" : "#000", "stroke-width": 3.5,
       text: label,
     }));
   }
   const who = cell.seat !== null && cell.seat !== undefined ? nameOf(pic, cell.seat) : null;
-  s.setAttribute("aria-label", `${who ? who + "'s " : ""}${pc.points ?? ""} ${words.join(", ")}`.trim());
-  s.append(svg("title", { text: s.getAttribute("aria-label") }));
+  const text = `${who ? who + "'s " : ""}${pattern} ${pc.points ?? ""}${words.length ? ", " + words.join(", ") : ""}`.trim();
+  s.setAttribute("aria-label", text);
+  s.setAttribute("data-pattern", pattern);
+  if (f) s.setAttribute("data-facing", f);
+  s.append(svg("title", { text }));
   return s;
 }
 
@@ -434,7 +450,10 @@ function gridSection(sec, pic, opts) {
   for (const c of cols) g.append(el("div", { class: "rs-grid-col", role: "columnheader", text: c }));
   const hi = opts.highlight === null || opts.highlight === undefined ? null : String(opts.highlight);
   const structured = (sec.rows || []).some((r) => (r.cells || []).some((c) => "piece" in c || "fill" in c || "off" in c));
-  if (structured) g.classList.add("rs-grid-board");
+  if (structured) {
+    g.classList.add("rs-grid-board");
+    g.style.setProperty("--rs-cols", String(Math.max(1, cols.length)));
+  }
   for (const row of sec.rows || []) {
     const head = el("div", { class: "rs-grid-row", role: "rowheader", text: row.label });
     const rc = colourHex(row.colour);
@@ -546,6 +565,7 @@ function loopTrack(sec, pic, opts) {
     clickable(g, st.label, "step", opts, st.label);
     s.append(g);
   });
+  raise(s, ".rs-step");
   box.append(s);
   // what a wheel cannot say in a glyph: each step's marks in words, and the steps beside it
   const detail = el("ul", { class: "rs-track-detail" });
@@ -599,7 +619,9 @@ function playersBox(pic) {
     li.append(tokenSvg(p.seat, p.colour, p.glyph, `${p.name} (${p.colour})`, 40));
     const who = el("div", { class: "rs-player-who" },
       el("span", { class: "rs-player-name", text: p.name }),
-      p.to_act ? el("span", { class: "rs-turn-badge", text: "to play" }) : null);
+      p.to_act ? el("span", { class: "rs-turn-badge", text: "to play" }) : null,
+      (p.badges || []).map((b) => el("span", { class: "rs-badge", title: b.means, "aria-label": b.means },
+        el("span", { class: "rs-badge-glyph", text: b.glyph || "" }), el("span", { class: "rs-badge-means", text: b.means || "" }))));
     li.append(who);
     if (p.score !== null && p.score !== undefined) {
       li.append(el("span", { class: "rs-score", "aria-label": `score ${p.score}`, text: String(p.score) }));
@@ -673,6 +695,9 @@ export function renderPicture(root, picture, opts = {}) {
       const r = ringSection(sec, pic, opts, st, k);
       box.append(r.node);
       if (r.marble) marbles.push(r.marble);
+    } else if (sec.kind === "table") {
+      box.style.flexBasis = `${Math.min(60, 8 + 6 * (sec.header || []).length)}em`;
+      box.append(tableSection(sec));
     } else if (DRAW[sec.kind]) {
       box.append(DRAW[sec.kind](sec, pic, opts));
     } else {
