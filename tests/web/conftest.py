@@ -11,6 +11,8 @@ so a missing browser is never a silent pass).
                    /_harness.html (an empty page that loads render.js as window.R)
     page           a fresh page whose console errors and page errors are collected in
                    page.errors (a test asserts it is empty)
+    harness        a page with render.js as window.R and sound.js as window.S (shared, emptied
+                   before each test); fresh_harness: one of its own
 """
 from __future__ import annotations
 
@@ -101,13 +103,41 @@ def static_server(gallery_samples):
         srv.server_close()
 
 
-@pytest.fixture
-def page(browser):
+def _new_page(browser):
     ctx = browser.new_context(viewport={"width": 1280, "height": 900})
     pg = ctx.new_page()
     pg.errors = []
     pg.on("console", lambda m: pg.errors.append("console %s: %s" % (m.type, m.text)) if m.type == "error" else None)
     pg.on("pageerror", lambda e: pg.errors.append("page error: %s" % e))
+    return ctx, pg
+
+
+@pytest.fixture
+def page(browser):
+    ctx, pg = _new_page(browser)
+    try:
+        yield pg
+    finally:
+        ctx.close()
+
+
+def _open_harness(pg, base):
+    pg.goto(base + "/_harness.html")
+    pg.wait_for_selector("body[data-ready]", state="attached")
+    return pg
+
+
+@pytest.fixture
+def fresh_harness(page, static_server):
+    """A page of its own with render.js loaded as window.R (and sound.js as window.S), for a
+    test that changes the page's globals."""
+    return _open_harness(page, static_server)
+
+
+@pytest.fixture(scope="session")
+def _shared_harness(browser, static_server):
+    ctx, pg = _new_page(browser)
+    _open_harness(pg, static_server)
     try:
         yield pg
     finally:
@@ -115,8 +145,13 @@ def page(browser):
 
 
 @pytest.fixture
-def harness(page, static_server):
-    """A page with render.js loaded as window.R (and sound.js as window.S)."""
-    page.goto(static_server + "/_harness.html")
-    page.wait_for_selector("body[data-ready]", state="attached")
-    return page
+def harness(_shared_harness):
+    """The harness page (render.js as window.R, sound.js as window.S), shared by the tests
+    that only draw (a new page per test costs a second on a busy machine): emptied, and its
+    errors cleared, before each."""
+    pg = _shared_harness
+    pg.evaluate("""() => { for (const id of ["root", "leds", "timer"]) {
+        const e = document.getElementById(id); R.renderTimer(e, null); e.replaceChildren(); }
+      window.clicked = []; }""")
+    pg.errors = []
+    return pg

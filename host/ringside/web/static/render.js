@@ -224,11 +224,17 @@ function clickable(node, id, what, opts, words) {
   });
 }
 
-/** Outlined segments drawn last, so a neighbour never covers their outline. */
+/** The outlines of clickable, highlighted and offered segments, drawn again on top (the
+ *  segments keep the picture's order; a neighbour never covers an outline). */
 function raise(parent, sel) {
-  for (const cls of ["rs-clickable", "rs-marble-space", "rs-highlight", "rs-choice"]) {
-    for (const g of [...parent.querySelectorAll(`:scope > ${sel}.${cls}`)]) parent.append(g);
+  const layer = svg("g", { class: "rs-outlines", "aria-hidden": "true" });
+  for (const cls of ["rs-clickable", "rs-highlight", "rs-choice"]) {
+    for (const g of parent.querySelectorAll(`:scope > ${sel}.${cls}`)) {
+      const area = g.querySelector("path");
+      if (area) layer.append(svg("path", { d: area.getAttribute("d"), class: `rs-outline ${cls.replace("rs-", "rs-outline-")}` }));
+    }
   }
+  parent.append(layer);
 }
 
 // ----- the ring -------------------------------------------------------------------------------
