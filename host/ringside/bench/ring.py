@@ -70,7 +70,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         sensor_params: SensorParams | None = None, sensor_model: str = "physical",
         marble: str | None = None, marble_mm: float | None = None, ambient: float | None = None,
         sensors: int | None = None, baffle: bool | None = None, crosstalk: bool = True,
-        progress: Callable[[int], None] | None = None) -> dict:
+        progress: Callable[[int], None] | None = None,
+        save_traces: str | None = None, save_flicks: tuple = (), save_limit: int = 20) -> dict:
     rng = random.Random(seed)
     if sensor_params is None:
         kw = {"noise_scale": noise}
@@ -114,6 +115,23 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         board.advance(100)
     board.advance(1000)
     sim0 = board.now
+    saver = None
+    if save_traces:   # --save-traces DIR: the worst flicks as traces (ringside.sim.traces)
+        from ringside.sim.traces import BenchSaver
+        cmd = "ringside bench ring --flicks %d --seed %d%s%s%s" % (
+            flicks, seed, " --ideal" if sensor_model == "ideal" else "",
+            " --tilt %g" % tilt if tilt else "", " --side %s" % side if side != "darts" else "")
+        if faults:
+            cmd += "".join(" --fault %s:%d" % (v, i) for i, v in sorted(faults.items()))
+        saver = BenchSaver(board, save_traces, side=side, spaces=spaces, limit=save_limit,
+                           tail_ms=5000 if tilt else 3000,
+                           save_flicks=save_flicks, source={
+                               "command": cmd, "seed": seed, "sensor_model": sensor_model,
+                               "model": board.model.describe(), "tilt_deg": tilt,
+                               "low_deg": round(board.low_deg, 2) if tilt else None,
+                               "faults": {str(i): v for i, v in (faults or {}).items()},
+                               "calibration_error": cal_error,
+                               "tag": "%s%s" % (sensor_model, "-tilt" if tilt else "")})
     tmax = max_travel_deg(board.ring_dict) * 0.9
     stats = dict(flicks=0, correct=0, primary=0, misreported=0, ambiguous=0, no_verdict=0,
                  off_ring_flicks=0, off_ring_missed=0, false_off_ring=0,
@@ -133,6 +151,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
             speed = direction * rng.uniform(1.05, 1.6) * board.marble.params.off_ring_speed_mm_s
         else:
             speed = speed_for_travel(board.ring_dict, direction * rng.uniform(20.0, tmax))
+        if saver:
+            saver.flick_start(k)
         frame, rest_t = board.run_flick(speed, timeout_ms=30000)
         emitted_at = board.now
         at_emit = board.marble.angle_deg if board.marble.on_ring else None
@@ -184,6 +204,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                 if emitted_at < rest_t:
                     stats["early_landings"] += 1
                 latency.append(max(0, emitted_at - rest_t))
+        if saver:
+            saver.flick_end(k, frame, rest_t, was_resting, at_emit, direction, 30000)
         # the next flick starts from where the marble is; off the ring it goes back to the start
         if not board.marble.on_ring:
             board.place(start_angle)
@@ -238,6 +260,9 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                        if done else None, "replaced": sp.replaced,
                        "age_ms_p50": _pct(sp.ages, 50), "age_ms_p95": _pct(sp.ages, 95)}
     del on_ring_flicks
+    if saver:
+        out["saved_traces"] = saver.saved
+        out["traces_not_saved"] = saver.skipped
     return out
 
 
