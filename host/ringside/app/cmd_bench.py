@@ -60,7 +60,8 @@ def cmd_ring(args: argparse.Namespace) -> int:
                    marble_mm=args.marble_mm,
                    ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
                    sensors=args.sensors, baffle=False if args.no_baffle else None,
-                   crosstalk=not args.no_crosstalk, progress=prog)
+                   crosstalk=not args.no_crosstalk, progress=prog,
+                   save_traces=args.save_traces, save_flicks=tuple(args.save_flick or ()))
     _print(res, args.json)
     return 0
 
@@ -173,6 +174,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(keys marble, baffle, sensors, ambient; default: all of them)")
     r.add_argument("--plot", help="draw the sweep as a PNG to this file")
     r.add_argument("--progress", action="store_true")
+    r.add_argument("--save-traces", metavar="DIR",
+                   help="save the worst flicks (misreports, no verdicts, false or missed off-ring, "
+                        "landings the marble moved on from, large travel errors) as traces in DIR "
+                        "(docs/traces.md)")
+    r.add_argument("--save-flick", type=int, action="append", metavar="K",
+                   help="with --save-traces: also save flick K (0-based), right or wrong")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_ring)
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")

@@ -198,7 +198,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         sensors: int | None = None, baffle: bool | None = None, crosstalk: bool = True,
         progress: Callable[[int], None] | None = None,
         fault_specs: list[tuple[str, int]] | None = None, random_faults: bool = False,
-        idle_s: float | None = None, bus: str | None = None) -> dict:
+        idle_s: float | None = None, bus: str | None = None,
+        save_traces: str | None = None, save_flicks: tuple = (), save_limit: int = 20) -> dict:
     """fault_specs: [(kind, sensor)], each injected after calibration for the whole run;
     random_faults: a random single fault every ~200 flicks (RANDOM_EVERY), drawn from the
     seed; idle_s: first that long at armed rest (phantoms counted); bus: the simulated
@@ -255,6 +256,27 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     frng = random.Random("faults %d" % seed)      # --faults random: its own stream
     next_switch = 0 if random_faults else None
     idle_res = idle(board, idle_s, sim0) if idle_s else None
+    saver = None
+    if save_traces:   # --save-traces DIR: the worst flicks as traces (ringside.sim.traces)
+        from ringside.sim.traces import BenchSaver
+        cmd = "ringside bench ring --flicks %d --seed %d%s%s%s" % (
+            flicks, seed, " --ideal" if sensor_model == "ideal" else "",
+            " --tilt %g" % tilt if tilt else "", " --side %s" % side if side != "darts" else "")
+        if faults:
+            cmd += "".join(" --fault %s:%d" % (v, i) for i, v in sorted(faults.items()))
+        cmd += "".join(" --fault %s:%d" % (k, i) for k, i in fault_specs or ())
+        if random_faults:
+            cmd += " --faults random"
+        saver = BenchSaver(board, save_traces, side=side, spaces=spaces, limit=save_limit,
+                           tail_ms=5000 if tilt else 3000,
+                           save_flicks=save_flicks, source={
+                               "command": cmd, "seed": seed, "sensor_model": sensor_model,
+                               "model": board.model.describe(), "tilt_deg": tilt,
+                               "low_deg": round(board.low_deg, 2) if tilt else None,
+                               "faults": dict([(str(i), v) for i, v in (faults or {}).items()]
+                                               + [(str(i), k) for k, i in fault_specs or ()]),
+                               "calibration_error": cal_error,
+                               "tag": "%s%s" % (sensor_model, "-tilt" if tilt else "")})
     tmax = max_travel_deg(board.ring_dict) * 0.9
     stats = dict(flicks=0, correct=0, primary=0, misreported=0, ambiguous=0, no_verdict=0,
                  off_ring_flicks=0, off_ring_missed=0, false_off_ring=0,
@@ -283,6 +305,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
             speed = direction * rng.uniform(1.05, 1.6) * board.marble.params.off_ring_speed_mm_s
         else:
             speed = speed_for_travel(board.ring_dict, direction * rng.uniform(20.0, tmax))
+        if saver:
+            saver.flick_start(k)
         frame, rest_t = board.run_flick(speed, timeout_ms=30000)
         emitted_at = board.now
         at_emit = board.marble.angle_deg if board.marble.on_ring else None
@@ -336,6 +360,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                 if emitted_at < rest_t:
                     stats["early_landings"] += 1
                 latency.append(max(0, emitted_at - rest_t))
+        if saver:
+            saver.flick_end(k, frame, rest_t, was_resting, at_emit, direction, 30000)
         # the next flick starts from where the marble is; off the ring it goes back to the start
         if not board.marble.on_ring:
             board.place(start_angle)
@@ -408,6 +434,9 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                        if done else None, "replaced": sp.replaced,
                        "age_ms_p50": _pct(sp.ages, 50), "age_ms_p95": _pct(sp.ages, 95)}
     del on_ring_flicks
+    if saver:
+        out["saved_traces"] = saver.saved
+        out["traces_not_saved"] = saver.skipped
     return out
 
 
