@@ -201,6 +201,7 @@ def test_a_board_from_mip_loses_the_sources_that_would_shadow_the_mpy(tmp_path, 
     assert not (flash / "adafruit_bus_device").exists()
     assert (flash / "lib" / "adafruit_bus_device" / "i2c_device.mpy").exists()
     assert "/adafruit_bus_device/" in rep["removed"] and rep["calibration"] == "none"
+    assert not (flash / "package.json").exists()       # the build's mip manifest stays on the host
     assert any("run `ringside calibrate`" in m for m in logs)
 
 
