@@ -172,8 +172,8 @@ class RangeSensors:
                 if cands is None:
                     cands = []
                 cands.append(i)
-        if cands is not None:
-            _setup().recover(self, cands, now)
+        if cands is not None and _setup().recover(self, cands, now) and self.drivers is None:
+            drop_modules(_INIT_ONLY)     # the driver was loaded again for it: RAM back
 
     def clear_bus(self, now=0):
         """A device holds SDA low (a transfer cut off mid-byte): clock SCL by hand until

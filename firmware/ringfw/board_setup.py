@@ -205,7 +205,8 @@ def _one(rs, bus, driver_mod, i, addr, pin, io_timeout_s, sleep_ms):
         if pin is not None:
             pin.value(0)  # back into reset, off 0x29, so the next sensor can come up
         return "%s: %s" % (type(e).__name__, e)
-    rs.drivers[i] = dev
+    if rs.drivers is not None:      # (None once drop_init_code ran: a recovery keeps none)
+        rs.drivers[i] = dev
     return ""
 
 
@@ -235,7 +236,9 @@ def recover(rs, cands, now):
     browned out and has not been noticed yet, so this waits for it. Then each is woken
     alone at 0x29, set up by the driver and moved to its address (a browned-out sensor
     answers at 0x29 with its registers reset: exactly this). One that fails stays in reset
-    and is tried again after RETRY_MS, doubling up to _RETRY_MAX_MS."""
+    and is tried again after RETRY_MS, doubling up to _RETRY_MAX_MS. The driver is loaded
+    only for a sensor that answers at 0x29: a dead one costs a probe a try. Returns True
+    when the driver was loaded (the caller may unload it again)."""
     sleep_ms = rs._sleep
     gone = []
     for i in cands:
@@ -244,7 +247,7 @@ def recover(rs, cands, now):
             continue
         gone.append(i)
     if not gone:
-        return
+        return False
     for i in gone:
         rs._xshut[i].value(0)
         rs.ok[i] = 0
@@ -254,16 +257,28 @@ def recover(rs, cands, now):
         for i in gone:
             _later(rs, i, now, RETRY_MS)
         _count_down(rs)
-        return
-    from ringfw import busio_shim
-    import adafruit_vl53l0x
-    busio_shim.patch_driver_time(adafruit_vl53l0x)
-    bus = busio_shim.I2C(rs._i2c)
+        return False
+    driver = None
     for i in gone:
-        why = _one(rs, bus, adafruit_vl53l0x, i, rs.addresses[i], rs._xshut[i],
-                   min(rs._io_timeout, _RECOVER_TIMEOUT_S), sleep_ms)
-        rs.drivers[i] = None
         rs._nfail[i] = 0
+        pin = rs._xshut[i]
+        pin.value(1)
+        sleep_ms(_BOOT_MS)
+        if not _answers(rs, DEFAULT_ADDRESS):    # nothing there: no driver needed to know
+            pin.value(0)
+            why = "no answer at 0x29 after XSHUT"
+        else:
+            if driver is None:                   # (on the board: loaded again for this)
+                from ringfw import busio_shim
+                import adafruit_vl53l0x as driver
+                busio_shim.patch_driver_time(driver)
+                bus = busio_shim.I2C(rs._i2c)
+            why = _one(rs, bus, driver, i, rs.addresses[i], None,
+                       min(rs._io_timeout, _RECOVER_TIMEOUT_S), sleep_ms)
+            if why:
+                pin.value(0)
+            if rs.drivers is not None:
+                rs.drivers[i] = None
         if why:
             rs.recovery_fails += 1
             rs.errors[i] = why
@@ -277,6 +292,7 @@ def recover(rs, cands, now):
             rs.recoveries += 1
             rs.recovered_at[i] = now
     _count_down(rs)
+    return driver is not None
 
 
 def _count_down(rs):

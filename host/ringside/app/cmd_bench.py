@@ -55,7 +55,7 @@ def cmd_ring(args: argparse.Namespace) -> int:
     flicks = args.flicks if args.flicks is not None else (0 if args.idle else 2000)
     res = ring.run(flicks=flicks, seed=args.seed, tilt=args.tilt, side=args.side,
                    noise=args.noise, faults=faults, fault_specs=specs,
-                   random_faults=args.faults == "random", idle_s=args.idle,
+                   random_faults=args.faults == "random", idle_s=args.idle, bus=args.bus,
                    sensor_model="ideal" if args.ideal else "physical", marble=args.marble,
                    marble_mm=args.marble_mm,
                    ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
@@ -155,6 +155,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "intermittent, brownout, bus-stuck)")
     r.add_argument("--faults", metavar="random",
                    help="random: a random single fault every ~200 flicks (from the seed)")
+    r.add_argument("--bus", choices=("register", "direct"),
+                   help="how the simulated firmware reaches the sensors: its own board code over "
+                        "the simulated I2C bus, or the sensor model directly (default: register "
+                        "with --fault/--faults/--idle, else direct)")
     r.add_argument("--idle", type=float, metavar="SECONDS",
                    help="first this long with the marble at rest and the board armed: "
                         "phantom flicks and landings are counted")

@@ -145,8 +145,16 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
         "step_allocations": stats["step_allocations"],
         "bytes_identical_to_cpython": full["out"] == vm.run_feed_cpython(b.ring_bytes, feed, out_cap=1 << 16)["out"],
         "mpy_bytes_total": mpy_total,
+        # the bus recovery in the VM: heap bytes per failed I2C transfer and per retry of a
+        # dead sensor, a stuck bus cleared (ringside.sim.vm_faults)
+        "bus_faults": _bus_faults(),
         "wall_seconds": round(time.perf_counter() - wall0, 2),
     }
+
+
+def _bus_faults() -> dict:
+    from ringside.sim import vm_faults
+    return vm_faults.run()
 
 
 _HEAP_SCRIPT = """
