@@ -37,6 +37,22 @@ def cmd_ring(args: argparse.Namespace) -> int:
         return 0
     if args.ambient is not None and args.ambient not in ring.AMBIENT:
         raise UsageError("--ambient takes low or high")
+    if args.seeds is not None or args.jobs != 1:
+        try:
+            seeds = ring.parse_seeds(args.seeds if args.seeds is not None else str(args.seed))
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        if args.jobs < 1:
+            raise UsageError("--jobs must be at least 1")
+        res = ring.run_seeds(seeds, jobs=args.jobs, flicks=args.flicks, tilt=args.tilt, side=args.side,
+                             noise=args.noise, faults=faults,
+                             sensor_model="ideal" if args.ideal else "physical", marble=args.marble,
+                             marble_mm=args.marble_mm,
+                             ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
+                             sensors=args.sensors, baffle=False if args.no_baffle else None,
+                             crosstalk=not args.no_crosstalk)
+        _print(res, args.json)
+        return 0
     res = ring.run(flicks=args.flicks, seed=args.seed, tilt=args.tilt, side=args.side,
                    noise=args.noise, faults=faults,
                    sensor_model="ideal" if args.ideal else "physical", marble=args.marble,
@@ -126,6 +142,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     r = bs.add_parser("ring", help="detection accuracy and latency over simulated flicks")
     r.add_argument("--flicks", type=int, default=2000)
     r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--seeds", metavar="LIST",
+                   help="several seeds, e.g. 1-5 or 1,3,7: one run each (each the very result of "
+                        "--seed S alone) and the worst seed per key")
+    r.add_argument("--jobs", type=int, default=1, help="--seeds: runs at once, one process each")
     r.add_argument("--tilt", type=float, default=0.0, help="ring tilt in degrees")
     r.add_argument("--side", default="darts")
     r.add_argument("--noise", type=float, default=1.0, help="sensor noise scale (1.0 = the default model)")

@@ -23,16 +23,23 @@ from ringside import ring as ring_mod
 from ringside.link.frames import LineReader, WireError, encode, parse
 from ringside.sim import fw_replay
 from ringside.sim.physics import Marble, PhysicsParams
-from ringside.sim.sensors import SensorArray, SensorParams
+from ringside.sim.sensors import DEFAULT_MODEL, SensorArray, SensorParams
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any
     from collections.abc import Callable
 
-# The simulated board's sensor model unless SimBoard(sensor_model=...) says otherwise.
-# "ideal" until the firmware expects a real scene (issue 14); then DEFAULT_MODEL.
-BOARD_DEFAULT_MODEL = "ideal"
+# The simulated board's sensor model unless SimBoard(sensor_model=...) says otherwise: the
+# physical one (every surface in each cone, docs/simulator.md) in every path - play --sim,
+# play-ring, sim, calibrate, the benches, the tests. "ideal" only where a caller asks for it
+# (each command's --ideal switch).
+BOARD_DEFAULT_MODEL = DEFAULT_MODEL
+
+
+def model_of(ideal: bool) -> str:
+    """The sensor model a command's --ideal switch selects."""
+    return "ideal" if ideal else BOARD_DEFAULT_MODEL
 
 
 def default_ring_bytes() -> bytes:
