@@ -13,7 +13,8 @@ from ringside.sim.serve import SimServer
 
 @pytest.fixture()
 def server():
-    srv = SimServer(seed=1, speed=20.0, place_deg=90.0, out=open("/dev/null", "w")).start()
+    # settled: the board has found the marble before the first flick (physical model: ~3-4 s)
+    srv = SimServer(seed=1, speed=20.0, place_deg=90.0, out=open("/dev/null", "w")).settle().start()
     yield srv
     srv.stop()
 

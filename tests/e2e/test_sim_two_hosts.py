@@ -20,7 +20,7 @@ from ringside.sim.serve import SimServer
 @pytest.fixture()
 def server(tmp_path):
     srv = SimServer(seed=1, speed=3.0, place_deg=90.0, ports=2, out=io.StringIO(),
-                    link_path=str(tmp_path / "ring")).start()
+                    link_path=str(tmp_path / "ring")).settle().start()   # the marble found first
     yield srv
     srv.stop()
 

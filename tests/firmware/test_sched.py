@@ -1,6 +1,7 @@
 """The sensor schedule (ringfw.sched): overlapping neighbours never range together, each is
 read when its result is ready, nothing is overwritten, and the simulated board runs the very
 same code against the sensor model."""
+import math
 import random
 from array import array
 from pathlib import Path
@@ -194,7 +195,9 @@ def test_the_simulated_board_runs_the_firmware_schedule_on_the_model():
     assert len(starts) > 100
     assert overlapping_pairs(b.fw_ring, starts) == []
     assert sum(b.model.overwritten) == 0            # single-shot: no result lost
-    assert b.sensors.sched.age_max <= 1
+    # read within the ms it is ready: the device's period (33.6 +- 0.5 ms under the physical
+    # model, 33 +- 0.5 under the ideal one) is at most this far past the 33 ms budget
+    assert b.sensors.sched.age_max <= math.ceil(b.model.period_ms + b.model.params.jitter_ms) - 33
 
 
 def test_about_one_readiness_check_a_reading():

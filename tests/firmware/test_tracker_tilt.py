@@ -29,9 +29,9 @@ def space_of(board, angle):
     raise AssertionError(angle)
 
 
-@pytest.fixture(scope="module")
-def calibrated():
-    b = SimBoard(seed=21)
+@pytest.fixture(scope="module", params=("physical", "ideal"))
+def calibrated(request):
+    b = SimBoard(seed=21, sensor_model=request.param)
     b.place(90.0)
     b.advance(1000)
     calibrate(SimTable(b), b.ring_dict, log=lambda *a: None)
@@ -104,8 +104,12 @@ def test_first_flicks_on_a_tilted_ring_wait_for_the_swing_to_end(calibrated):
 
 
 @pytest.mark.parametrize("outside_deg", [0.02, 0.15])
-def test_a_turn_just_outside_the_band_round_the_high_point_is_not_a_landing(calibrated, outside_deg):
+def test_a_turn_just_outside_the_band_round_the_high_point_is_not_a_landing(calibrated, outside_deg,
+                                                                         known_physical_failure):
     b = board_from(calibrated, 1.0, 10.0)
+    if outside_deg == 0.02:
+        known_physical_failure(b.sensor_model, "no verdict within 30 s of the flick ending at the "
+                               "turning point 0.02 deg outside the high band (issue 14, latency)")
     # a few ordinary flicks first, so the tracker has seen the ring swing and rest
     for travel in (120.0, -200.0, 90.0, -140.0, 260.0):
         flick_and_check(b, speed_for_travel(b.ring_dict, travel))
@@ -120,8 +124,11 @@ def test_a_turn_just_outside_the_band_round_the_high_point_is_not_a_landing(cali
     assert abs((b.marble.position_deg - LOW + 180.0) % 360.0 - 180.0) < 25.0
 
 
-def test_level_ring_learns_it_is_level_and_answers_fast_again(calibrated):
+def test_level_ring_learns_it_is_level_and_answers_fast_again(calibrated, known_physical_failure):
     b = board_from(calibrated, 0.0, 90.0)
+    known_physical_failure(b.sensor_model, "a landing declared while the marble still crept "
+                           "0.85 deg, and landings slower than the level ring's 600 ms "
+                           "(issue 14, latency)")
     lat = [flick_and_check(b, speed_for_travel(b.ring_dict, t))
            for t in (100.0, -70.0, 150.0, 40.0, -220.0, 95.0, -130.0, 60.0, 175.0, -85.0)]
     # the first landings wait (the ring might swing); once rests all round the ring

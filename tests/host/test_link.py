@@ -119,8 +119,7 @@ def sim(tmp_path):
         s = SimServer(seed=kw.pop("seed", 6), speed=speed, out=io.StringIO(),
                       link_path=str(tmp_path / ("board%d" % len(servers))) if link else None, **kw)
         s.board.advance(1000)  # the marble lying at 0 deg settles before real time starts
-        s._t0 = time.monotonic()
-        s._v0 = s.board.now
+        s.settle()             # ... and the board has found it (physical model: ~3-4 s)
         servers.append(s.start())
         return s
     yield make

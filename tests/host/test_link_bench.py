@@ -29,7 +29,10 @@ def test_uncalibrated_the_landing_between_two_sensors_is_not_lost():
     fr = _flick_into_the_overlap(b)
     assert abs(b.marble.position_deg - 176.2) < 0.1 and b.marble.at_rest
     assert fr is not None and fr[1] == "landed"
-    assert abs(fr[2]["ang"] / 100.0 - b.marble.position_deg) < 1.0
+    # uncalibrated, the angle carries the sensors' offsets (up to 10 mm: 3.4 deg at ~2.9 mm a
+    # degree); a lost track would land it far off or not at all
+    off = max(abs(x) for x in b.model.bias_mm) / 2.9 + 0.5
+    assert abs(fr[2]["ang"] / 100.0 - b.marble.position_deg) < off
 
 
 def test_calibrated_it_is_reported_where_it_stopped():

@@ -53,6 +53,23 @@ def cmd_ring(args: argparse.Namespace) -> int:
     if args.dead and (specs or args.faults):
         raise UsageError("--dead is the sensor model's; use --fault dead:N with --fault/--faults")
     flicks = args.flicks if args.flicks is not None else (0 if args.idle else 2000)
+    if args.seeds is not None or args.jobs != 1:
+        try:
+            seeds = ring.parse_seeds(args.seeds if args.seeds is not None else str(args.seed))
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+        if args.jobs < 1:
+            raise UsageError("--jobs must be at least 1")
+        res = ring.run_seeds(seeds, jobs=args.jobs, flicks=flicks, tilt=args.tilt, side=args.side,
+                             noise=args.noise, faults=faults, fault_specs=specs,
+                             random_faults=args.faults == "random", idle_s=args.idle, bus=args.bus,
+                             sensor_model="ideal" if args.ideal else "physical", marble=args.marble,
+                             marble_mm=args.marble_mm,
+                             ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
+                             sensors=args.sensors, baffle=False if args.no_baffle else None,
+                             crosstalk=not args.no_crosstalk)
+        _print(res, args.json)
+        return 0
     res = ring.run(flicks=flicks, seed=args.seed, tilt=args.tilt, side=args.side,
                    noise=args.noise, faults=faults, fault_specs=specs,
                    random_faults=args.faults == "random", idle_s=args.idle, bus=args.bus,
@@ -145,6 +162,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--flicks", type=int, default=None,
                    help="flicks to make (default 2000; 0 with --idle)")
     r.add_argument("--seed", type=int, default=1)
+    r.add_argument("--seeds", metavar="LIST",
+                   help="several seeds, e.g. 1-5 or 1,3,7: one run each (each the very result of "
+                        "--seed S alone) and the worst seed per key")
+    r.add_argument("--jobs", type=int, default=1, help="--seeds: runs at once, one process each")
     r.add_argument("--tilt", type=float, default=0.0, help="ring tilt in degrees")
     r.add_argument("--side", default="darts")
     r.add_argument("--noise", type=float, default=1.0, help="sensor noise scale (1.0 = the default model)")

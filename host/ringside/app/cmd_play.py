@@ -135,6 +135,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-calibrate", action="store_true",
                    help="simulated ring: skip calibrating it first (detections will be worse)")
     p.add_argument("--speed", type=float, default=20.0, help="--sim-pty: the board's clock speed-up")
+    p.add_argument("--ideal", action="store_true",
+                   help="--sim/--sim-pty: the ideal sensor model (only the marble is seen) instead of "
+                        "the physical one (docs/simulator.md)")
     p.set_defaults(func=_play)
 
     r = sub.add_parser("resume", help="continue the last game (after a crash, nothing is lost)",
@@ -146,6 +149,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--seed", type=int, default=None)
     r.add_argument("--skill", type=_unit, default=0.6)
     r.add_argument("--no-calibrate", action="store_true")
+    r.add_argument("--ideal", action="store_true",
+                   help="--sim: the ideal sensor model instead of the physical one")
     r.set_defaults(func=_resume)
 
 
@@ -271,9 +276,12 @@ def _open_board(args, game, seed):
     from ringside.table import LinkPort, SimPort
     # games played off the ring (Doubles, The Circle) have no board side to calibrate on
     ring_side = game.capabilities.ring_side
+    ideal = getattr(args, "ideal", False)
+    if ideal and not (getattr(args, "sim", False) or getattr(args, "sim_pty", False)):
+        raise GameError("--ideal chooses the simulated ring's sensor model: use it with --sim or --sim-pty")
     if getattr(args, "sim", False):
-        from ringside.sim.board import SimBoard
-        board = SimBoard(seed=seed)
+        from ringside.sim.board import SimBoard, model_of
+        board = SimBoard(seed=seed, sensor_model=model_of(ideal))
         port = SimPort(board)
         if not args.no_calibrate and ring_side:
             calibrate_sim(board, ring_side, print)
@@ -282,8 +290,10 @@ def _open_board(args, game, seed):
         return None, "typed", None
     from ringside.link import Link
     if getattr(args, "sim_pty", False):
+        from ringside.sim.board import model_of
         from ringside.sim.serve import SimServer
-        server = SimServer(seed=seed, speed=args.speed, out=open("/dev/null", "w")).start()
+        server = SimServer(seed=seed, speed=args.speed, out=open("/dev/null", "w"),
+                           sensor_model=model_of(ideal)).start()
         link = Link(server.port).open()
 
         def truth():

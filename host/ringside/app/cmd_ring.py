@@ -233,11 +233,16 @@ def _number(word: str, message: str) -> float:
     return v
 
 
+def model_of(ideal: bool) -> str:
+    from ringside.sim.board import model_of as m
+    return m(ideal)
+
+
 def cmd_play_ring(args: argparse.Namespace) -> int:
     if args.ring:
         ring.use_file(args.ring)
     s = RingSession(seed=args.seed, tilt=args.tilt, side=args.side, auto_calibrate=not args.no_calibrate,
-                    sensor_model="ideal" if args.ideal else None)
+                    sensor_model=model_of(args.ideal))
     lines = None
     if args.script:
         lines = [c.strip() for c in args.script.split(";")]
@@ -267,9 +272,11 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
     if args.ring:
         ring.use_file(args.ring)
     ring.check_side(args.side)      # one line naming the sides, before a board is touched
+    if args.ideal and args.port is not None:
+        raise UsageError("--ideal chooses the simulated board's sensor model: leave it out with --port")
     if args.port is None:
         from ringside.sim.board import SimBoard, SimTable
-        b = SimBoard(seed=args.seed, tilt_deg=args.tilt)
+        b = SimBoard(seed=args.seed, tilt_deg=args.tilt, sensor_model=model_of(args.ideal))
         b.place(90.0)
         b.advance(1000)
         print("calibrating the simulated board (seed %d): the simulator sets the marble down itself" % args.seed)
@@ -325,4 +332,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     c.add_argument("--tilt", type=float, default=0.0)
     c.add_argument("--out", help="write the calibrated ring description here (simulated board)")
     c.add_argument("--json", action="store_true")
+    c.add_argument("--ideal", action="store_true",
+                   help="simulated board: the ideal sensor model (only the marble is seen) instead of "
+                        "the physical one (docs/simulator.md)")
     c.set_defaults(func=cmd_calibrate)

@@ -28,16 +28,23 @@ from ringside.sim import fw_replay
 from ringside.sim import vl53l0x_regs as regs
 from ringside.sim.physics import Marble, PhysicsParams
 from ringside.sim.sensors import FAULTS as SENSOR_FAULTS
-from ringside.sim.sensors import MOUNT_FAULTS, SensorArray, SensorParams
+from ringside.sim.sensors import DEFAULT_MODEL, MOUNT_FAULTS, SensorArray, SensorParams
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
     from typing import Any
     from collections.abc import Callable
 
-# The simulated board's sensor model unless SimBoard(sensor_model=...) says otherwise.
-# "ideal" until the firmware expects a real scene (issue 14); then DEFAULT_MODEL.
-BOARD_DEFAULT_MODEL = "ideal"
+# The simulated board's sensor model unless SimBoard(sensor_model=...) says otherwise: the
+# physical one (every surface in each cone, docs/simulator.md) in every path - play --sim,
+# play-ring, sim, calibrate, the benches, the tests. "ideal" only where a caller asks for it
+# (each command's --ideal switch).
+BOARD_DEFAULT_MODEL = DEFAULT_MODEL
+
+
+def model_of(ideal: bool) -> str:
+    """The sensor model a command's --ideal switch selects."""
+    return "ideal" if ideal else BOARD_DEFAULT_MODEL
 
 # How the firmware reaches the sensors (SimBoard(bus=...)):
 #   "register": the board's own code (ringfw.board_rp2040.RangeSensors: Adafruit driver

@@ -333,9 +333,8 @@ class SensorArray:
 
     # --- the physical scene ----------------------------------------------------------
     def _init_physical(self, ring, sensors):
-        from ringside.sim import optics
+        from ringside.sim import optics   # numpy: only the physical model needs it
         p = self.params
-        self._optics = optics
         self.scene = optics.Scene(ring)
         self.scene.pocket_angles = [a * _RAD for a in self._angle]
         self._spec = [_mount_spec(ring, i, s) for i, s in enumerate(sensors)]
@@ -359,10 +358,12 @@ class SensorArray:
             spec["pitch_deg"] += MISAIM_DEG[1]
         if "nobaffle" in self.mount_faults[i]:
             spec["baffle"] = None
-        return self._optics.Mount(self._angle[i], self._dir[i], **spec)
+        from ringside.sim import optics
+        return optics.Mount(self._angle[i], self._dir[i], **spec)
 
     def _build_view(self, i):
-        self._views[i] = self._optics.SensorView(self.scene, self._mount(i), i, self.params.rays)
+        from ringside.sim import optics
+        self._views[i] = optics.SensorView(self.scene, self._mount(i), i, self.params.rays)
         self._mcache[i] = None
 
     def _neighbours(self, i):

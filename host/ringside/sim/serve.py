@@ -41,7 +41,7 @@ import zlib
 from pathlib import Path
 
 from ringside.link.frames import WireError, encode, parse
-from ringside.sim.board import SimBoard
+from ringside.sim.board import SimBoard, model_of
 from ringside.errors import UsageError
 from typing import TYPE_CHECKING
 
@@ -401,6 +401,18 @@ class SimServer:
         except (OSError, ValueError):
             pass
 
+    def settle(self, max_ms: int = 8000) -> SimServer:
+        """Before start(): run the board until it has found its marble, as a board that has
+        been on for a few seconds (under the physical model that takes about 3-4 s of board
+        time, under the ideal one about 1 s); real time starts from there."""
+        b = self.board
+        end = b.now + max_ms
+        while b.marble.on_ring and b.controller.tracker.rest_angle() < 0 and b.now < end:
+            b.advance(100)
+        self._t0 = time.monotonic()
+        self._v0 = b.now
+        return self
+
     # ----- running -----
     def start(self) -> SimServer:
         self._thread = threading.Thread(target=self.run, name="ringside-sim", daemon=True)
@@ -623,7 +635,7 @@ def serve(args: argparse.Namespace) -> int:
     srv = SimServer(ring_bytes, seed=args.seed, speed=args.speed, link_path=args.link,
                     boot_ms=args.boot_ms, place_deg=args.place, tilt_deg=args.tilt,
                     show_leds=args.leds, png=args.png, emit_log=args.emit_log, ports=args.ports,
-                    sensor_model="ideal" if getattr(args, "ideal", False) else None)
+                    sensor_model=model_of(getattr(args, "ideal", False)))
     srv.say("ringside sim: simulated board on %s%s" % (
         srv.path, " (link %s)" % args.link if args.link else ""))
     for k in range(1, len(srv.ptys)):

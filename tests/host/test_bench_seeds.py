@@ -1,0 +1,30 @@
+"""`ringside bench ring --seeds 1-5 --jobs N`: one process per seed, each seed's result the very
+one of its single-seed run, and the worst seed per key."""
+import pytest
+
+from ringside.bench import ring as bench
+
+VARY = ("wall_seconds", "speedup")      # the host's speed, not the simulation
+
+
+def _same(a, b):
+    return {k: v for k, v in a.items() if k not in VARY} == {k: v for k, v in b.items() if k not in VARY}
+
+
+def test_each_seed_in_its_own_process_gives_its_single_run_and_the_worst_is_kept():
+    kw = dict(flicks=2, calibrate_first=False)
+    got = bench.run_seeds([3, 4], jobs=2, **kw)
+    assert set(got["seeds"]) == {"3", "4"} and got["sensor_model"] == "physical"
+    for s in (3, 4):
+        assert _same(got["seeds"][str(s)], bench.run(seed=s, **kw))
+    lat = [r["latency_ms_p95"] for r in got["seeds"].values() if r["latency_ms_p95"] is not None]
+    if lat:
+        assert got["worst"]["latency_ms_p95"] == max(lat)
+
+
+def test_seed_lists_and_bad_ones():
+    assert bench.parse_seeds("1-5") == [1, 2, 3, 4, 5]
+    assert bench.parse_seeds("3, 1,3,7-8") == [3, 1, 7, 8]
+    for bad in ("", "a", "5-1", "-2", "1-x"):
+        with pytest.raises(ValueError, match="--seeds"):
+            bench.parse_seeds(bad)
