@@ -21,7 +21,7 @@ _HEARTBEAT_MS = const(1000)
 _TH = const(0x20000000)
 _TM = const(0x3FFFFFFF)
 
-_FAULT_WORDS = b"- silent hardware nonsense"     # tracker.FAULT_*; word lists: see wire
+_FAULT_WORDS = b"- silent hardware nonsense stuck noisy"   # tracker.FAULT_*; word lists: see wire
 
 # Commands the firmware executes; the index selects the handler in _run().
 _CMDS = (b"ping hello status side raw cal calsave repl arm disarm clear paint player pulse "
@@ -255,13 +255,28 @@ class Controller:
                 e.int(b"ang", ev[2])
                 e.int(b"trv", ev[3])
                 e.int(b"conf", ev[4])
-                if ev[5]:
+                fl = ev[5]
+                if fl & T.LF_BLIND:
                     e.int(b"blind", 1)
+                    if fl >> 8:
+                        e.word_run(b"cands", side.ids, (fl >> 2) & 63, fl >> 8, side.count)
+                if fl & T.LF_CORRECTS:
+                    e.int(b"corrects", 1)
                 self._send()
                 self.leds.landed(ev[0], now)
-                if self.arm_dir >= 0:
-                    self._verdict(ev[3], False, now)
+                if self.arm_dir >= 0 and not fl & T.LF_CORRECTS:
+                    self._verdict(ev[3], False, now)   # (a correction is no new flick)
                 continue
+            elif kind == T.EV_WITHDRAWN:
+                e.begin(b"withdrawn")
+                e.word(b"sp", side.ids, ev[0])
+                e.int(b"ang", ev[1])
+                e.int(b"trv", ev[2])
+            elif kind == T.EV_DEGRADED:
+                e.begin(b"degraded")
+                e.int(b"n", ev[0])
+                e.bits(b"ids", ev[1])
+                e.int(b"blind", ev[2])
             elif kind == T.EV_OFF_RING:
                 e.begin(b"off_ring")
                 e.int(b"ang", ev[0])

@@ -24,18 +24,28 @@ _TM = const(0x3FFFFFFF)
 
 # event kinds
 EV_MOVING = const(1)      # a: start angle, b: direction (+1 ccw / -1 cw)
-EV_LANDED = const(2)      # a: space, b: neighbour or -1, c: angle, d: travel, e: confidence 0..100, f: blind 0/1
+EV_LANDED = const(2)      # a: space, b: neighbour or -1, c: angle, d: travel, e: confidence 0..100,
+                          # f: flags: LF_BLIND, LF_CORRECTS, and for a blind landing its candidate
+                          #    spaces, a run counting up from space (f >> 2) & 63, (f >> 8) long
 EV_OFF_RING = const(3)    # a: last angle, b: travel
 EV_PLACED = const(4)      # a: space, b: angle  (marble set down / settled without a flick)
 EV_FAULT = const(5)       # a: sensor, b: reason, c: blind cd of the ring
 EV_SENSOR_OK = const(6)   # a: sensor, c: blind cd
 EV_NOT_LEVEL = const(7)   # a: low point angle, b: half swing period ms, c: swings seen
 EV_LOST = const(8)        # a: last angle  (marble taken off the ring while at rest)
+EV_WITHDRAWN = const(9)   # a: space of the landing withdrawn, b: its angle, c: its travel
+EV_DEGRADED = const(10)   # a: faulty sensors, b: which (bit i: sensor i), c: blind cd
+
+# EV_LANDED flags
+LF_BLIND = const(1)       # it stopped where no healthy sensor sees: a guess among candidates
+LF_CORRECTS = const(2)    # the marble moved on from the last landing: this one replaces it
 
 # fault reasons
 FAULT_SILENT = const(1)     # no answer / no reading for too long
 FAULT_HARDWARE = const(2)   # the device reports a hardware failure
 FAULT_NONSENSE = const(3)   # readings contradict the others (stuck, or impossible)
+FAULT_STUCK = const(4)      # the same valid range again and again: it does not see anything move
+FAULT_NOISY = const(5)      # its readings of a marble at rest scatter far beyond their sigma
 
 # states
 _NONE = const(0)      # no marble known
@@ -84,6 +94,19 @@ _ROLLING_V = const(5000)   # cd/s: a track this fast is rolling, not still
 _SWING_HALF_MIN = const(1000)  # ms: shortest half swing that shows a tilt
 _SAT_CD = const(300)       # cd: the last part of a window, where a marble past it reads
 _SAT_PAST = const(1200)    # cd: ... from this far past the window's end
+# Sensor health (a faulty sensor is not believed; see docs/firmware.md, "Faults"):
+_STUCK_N = const(20)       # this many identical valid ranges in a row: stuck (healthy: <= 4 seen)
+_TRUST_N = const(5)        # a silent sensor that answers: sensible readings before it is trusted
+_FOLLOW_T = const(400)     # cd: a faulty sensor's reading this close to the track agrees with it
+_FOLLOW_N = const(6)       # ... agreeing readings, over a track that moved at least
+_FOLLOW_SPAN = const(1000) # ... this far (cd), before a stuck or noisy sensor is trusted again
+_NZ0 = const(16)           # noise score of a sensor (16 = one sigma per reading, on average)
+_NZ_CAP = const(128)       # one reading counts at most 8 sigma
+_NZ_FAULT = const(80)      # score (1/16 sigma) above which a sensor is noisy
+_NZ_MIN_N = const(16)      # readings of a resting marble before the score says anything
+_SOLO_N = const(8)         # ... and before one sensor alone may start a flick
+_NEAR_BLIND = const(1500)  # cd: a marble lost this close to a blind arc may rest in it
+_BLIND_V = const(25000)    # cd/s: slower than this a lost marble cannot be leaving the ring
 
 
 def isqrt(v):
@@ -114,7 +137,30 @@ class Tracker:
         self.last_seen = array("i", [0] * n)      # time of last reading (any) per sensor
         self.heard = bytearray(n)                 # has ever produced a reading
         self.faulty = bytearray(n)
+        self.why = bytearray(n)                   # the FAULT_* that made it faulty
         self.nonsense = array("i", [0] * n)       # count of readings contradicting the track
+        self.last_r = array("i", [-1] * n)        # the last valid range, and how often in a row
+        self.same_n = bytearray(n)
+        self.fol_n = bytearray(n)                 # faulty: readings that agreed with the track,
+        self.fol_ref = array("i", [0] * n)        # ... where the track was at the first of them
+        self.fol_lo = array("i", [0] * n)         # ... and the span of track they followed
+        self.fol_hi = array("i", [0] * n)
+        self.nz = array("i", [_NZ0] * n)          # noise score of readings of a resting marble
+        self.nz_n = bytearray(n)
+        self.nz_m = array("i", [0] * n)           # the sensor's own mean offset from the rest
+        self.nz_rest = array("i", [-1] * n)       # the rest point that mean belongs to
+        self.dev_m = 0                            # sensors in the chain of readings off the rest
+        self.degraded = False
+        self.revise = -1                          # space of a landing the marble may move on from
+        self.rev_a = 0
+        self.rev_trv = 0
+        self.redo = False                         # moving on from it: the next landing corrects
+        self.rd_a = -1                            # the last reading the moving track took
+        self.arc_lo = -1                          # _blind_arc's answer
+        self.acq_i = -1                           # the one sensor the marble was found by
+        self.bx_a = 0                             # the last reading far from a blind arc the
+        self.bx_t = -1                            # ... marble is in, and when
+        self.arc_hi = -1
         self.rsig = 0                             # the last reading's sigma (cd), from its signal
         self.empty = False                        # the marble is known to be off the ring
         self.bg_n = array("H", [0] * n)           # background readings learned
@@ -233,8 +279,17 @@ class Tracker:
             self._fault(i, FAULT_HARDWARE)
             return
         valid = status == hal.STATUS_VALID and rng < hal.RANGE_OUT_OF_RANGE
+        if valid and rng == self.last_r[i]:
+            # the very same range again: a marble at rest scatters a little, a stuck sensor not
+            if self.same_n[i] < 255:
+                self.same_n[i] += 1
+        else:
+            self.same_n[i] = 0
+            self.last_r[i] = rng if valid else -1
         if sig >= 0:
             if self._background(now, i, rng, status, valid, sig):
+                if self.same_n[i] >= _STUCK_N:
+                    self._fault(i, FAULT_STUCK)   # no empty ring returns one range so steadily
                 return
             if valid:
                 rng = self._unblend(i, rng, sig)
@@ -247,23 +302,39 @@ class Tracker:
             if sig >= 0 and 0 <= rng < self.ring.range_max:
                 tab = self.ring.offset_table
                 self.rsig = self.sigma_mm16(sig) * (tab[rng + 1] - tab[rng]) // 16
+        if self.same_n[i] >= _STUCK_N and not self.faulty[i] and not (
+                self.state == _REST and ang >= 0
+                and -_MOVE_T < sdiff(ang, wrap(self.rest)) < _MOVE_T):
+            # The very same range again and again while the marble is elsewhere, or moves:
+            # a stuck sensor. (A steady reading of a marble at rest is no fault.)
+            self._fault(i, FAULT_STUCK)
         if self.faulty[i]:
-            if ang < 0 or self.state == _NONE or abs(sdiff(ang, wrap(self.pos))) < 600:
-                # the sensor answers and agrees (or sees nothing where nothing is): healthy again
-                self.nonsense[i] = 0
-                self.faulty[i] = 0
-                self._recompute_cover()
-                self._event(EV_SENSOR_OK, i, 0, self.blind, 0, 0, 0)
+            self._trust(i, ang)
             return
         if ang < 0:
             return
         st = self.state
+        if st == _REST and self._noise(i, ang):
+            return
+        if self.in_blind_since >= 0 and (st == _MOVING or st == _SETTLING):
+            if not self._from_blind(now, ang):
+                return   # a stray reading far from the blind arc the marble is in
         if st == _NONE:
             self._acquire(now, ang)
+            if self.state != _NONE:
+                # found. If only one sensor's one value says so, a stuck sensor may have
+                # made it up: remember which, until another sensor sees it (_fault)
+                self.acq_i = i if self.same_n[i] >= 2 else -1
         elif st == _REST:
+            if i != self.acq_i and -_MOVE_T < sdiff(ang, wrap(self.rest)) < _MOVE_T:
+                self.acq_i = -1
             self._at_rest(now, i, ang)
         else:
             self._track(now, i, ang)
+            if self.t_seen == now:
+                self.rd_a = ang   # the last reading the track took (_near_blind)
+                if self.in_blind_since >= 0 and not self._at_arc(ang):
+                    self.in_blind_since = -1   # seen, out of the blind arc
 
     def _background(self, now, i, rng, status, valid, sig):
         """Learn sensor i's empty-ring background while nothing moves and the marble is not
@@ -370,8 +441,9 @@ class Tracker:
             gap = tdiff(now, self.t_seen)
             if gap < 60:
                 return  # seen just now: nothing can have timed out
-            if self._blind_path(self._predict(now)):
-                # in a blind region: sensors cannot see it, so absence proves nothing yet
+            if self._blind_path(self._predict(now)) or (gap > _LOST_MS and self._near_blind()):
+                # in a blind region (or lost, slow, next to one): sensors cannot see it
+                # there, so absence proves nothing yet
                 if self.in_blind_since < 0:
                     self.in_blind_since = now
                 if tdiff(now, self.in_blind_since) > _BLIND_MS:
@@ -397,6 +469,8 @@ class Tracker:
                     return
                 if self.dev_n and tdiff(now, self.dev_t) < _CHAIN_MS:
                     return    # one reading away from it, just now: the next may confirm a roll
+                if self._rest_unseen(now):
+                    return
                 if self.armed or (tdiff(now, self.dev_t) < _LOST_MS + 200
                                   and tdiff(self.dev_t, self.t_seen) > -50):
                     # it was seen moving away just before it vanished: flicked off the ring
@@ -540,6 +614,7 @@ class Tracker:
         fresh = self.dev_n and gap < _CHAIN_MS
         if fresh and (d > 0) == (self.dev > 0) and ad >= adev - 100 and ad - adev <= 300 + gap * 60:
             self.dev_n += 1
+            self.dev_m |= 1 << i
             self.dev = d
             self.dev_t = now
             self.dev_i = i
@@ -554,10 +629,14 @@ class Tracker:
             self.dev0 = d
             self.dev0_t = now
             self.dev_n = 1
+            self.dev_m = 1 << i
             self.dev_t = now
             self.dev_i = i
 
-    def _start_moving(self, now, d):
+    def _start_moving(self, now, d, sure=False):
+        if not sure and not self._corroborated():
+            return   # one sensor alone, and one not known to be quiet: not yet a flick
+        self._moving_on(now, d)
         self.still_since = -1
         self.first_still = -1
         self.hold_t = -1
@@ -612,6 +691,9 @@ class Tracker:
             # Outside the gate. Several readings that agree with each other there mean
             # the track, not the sensors, went wrong: take them.
             x = pred + r
+            if self.same_n[i]:
+                self.nonsense[i] += 1   # the same range again, outside the gate: no evidence
+                return
             gap = tdiff(now, self.miss_t)
             near = 300 + gap * 60   # up to 600 deg/s between them
             if self.miss_n and -near < x - self.miss_x < near and gap < _CHAIN_MS:
@@ -886,7 +968,7 @@ class Tracker:
             # faint near the end of a flick on a level ring, rests just beside its
             # "turning point"; taken as evidence it called a level ring tilted.)
             self._rest_evidence(x)
-        if self.flicked and not self.self_start:
+        if self.flicked and (not self.self_start or self.redo):
             # ambiguous when the boundary is within sigmas * se (plus a floor for what
             # calibration leaves): then the neighbour is reported too
             # the uncertainty: the rest point's standard error plus what calibration
@@ -900,7 +982,7 @@ class Tracker:
             conf = _PHI_PCT[z4] if z4 < 12 else 100
             if nb >= 0 and conf > 99:
                 conf = 99
-            self._event(EV_LANDED, k, nb, a, travel, conf, 0)
+            self._landed(now, k, nb, a, travel, conf)
             # A tilted ring shows as a damped swing: two turning points with the rest
             # point between them. (A track that only seemed to turn back, through a
             # sensor hand-over, ends beyond them.)
@@ -983,25 +1065,311 @@ class Tracker:
             self.stab_n = 0
 
     def _land_blind(self, now):
-        # the marble went into a region no healthy sensor sees and never came out
-        x = self._predict(self.in_blind_since)
+        # The marble went into a region no healthy sensor sees and never came out (or was
+        # lost, slow, next to one): it rests somewhere in that arc. Report the arc's spaces
+        # as the candidates (and the track's guess among them), never off_ring.
+        x = self._predict(self.in_blind_since if self.in_blind_since >= 0 else self.t_seen)
         self.state = _NONE
         side = self.side
+        seen = wrap(self.seen)
+        self._blind_arc(seen)
+        lo = self.arc_lo
+        hi = self.arc_hi
+        if lo < 0:
+            lo = hi = seen // 100
+        # the arc runs ccw from degree lo to degree hi; the last seen point belongs to it too
+        if wrap(seen - lo * 100) > wrap(hi * 100 + 99 - lo * 100):
+            if wrap(lo * 100 - seen) < wrap(seen - hi * 100):
+                lo = seen // 100
+            else:
+                hi = seen // 100
+        span = wrap(hi * 100 + 99 - lo * 100)
         a = wrap(x)
+        if wrap(a - lo * 100) > span:        # the guess: inside the arc, at its nearer end
+            a = lo * 100 if wrap(lo * 100 - a) < wrap(a - hi * 100 - 99) else hi * 100 + 99
         k = side.space_at(a)
+        k0 = side.space_at(lo * 100)
+        cnt = (side.space_at(hi * 100 + 99) - k0) % side.count + 1
         into = wrap(a - side.start[k])
         nb = (k - 1) % side.count if into * 2 < wrap(side.end[k] - side.start[k]) else (k + 1) % side.count
-        self._event(EV_LANDED, k, nb, a, x - self.start, 5, 1)
+        if cnt == 1:
+            nb = -1
+        elif (nb - k0) % side.count >= cnt:
+            nb = (k + 1) % side.count if nb == (k - 1) % side.count else (k - 1) % side.count
         self.flicked = False
         self.in_blind_since = -1
+        self.redo = False
+        self.revise = -1
+        self._event(EV_LANDED, k, nb, a, x - self.start, 5,
+                    LF_BLIND | ((k0 & 63) << 2) | ((cnt & 63) << 8))
+
+    def _blind_arc(self, a):
+        """The blind arc (no healthy sensor sees it) nearest angle a (cd): its first and
+        last whole degree counting ccw in arc_lo, arc_hi (-1 when the whole ring is seen;
+        fields, not a tuple: nothing here allocates)."""
+        cov = self.cover
+        d0 = a // 100
+        best = -1
+        for k in range(181):
+            if cov[(d0 + k) % 360] == 0:
+                best = (d0 + k) % 360
+                break
+            if cov[(d0 - k) % 360] == 0:
+                best = (d0 - k) % 360
+                break
+        self.arc_lo = -1
+        self.arc_hi = -1
+        if best < 0:
+            return
+        lo = best
+        n = 0
+        while cov[(lo - 1) % 360] == 0 and n < 360:
+            lo = (lo - 1) % 360
+            n += 1
+        hi = best
+        while cov[(hi + 1) % 360] == 0 and n < 360:
+            hi = (hi + 1) % 360
+            n += 1
+        self.arc_lo = lo
+        self.arc_hi = hi
+
+    def _near_blind(self):
+        """A tracked marble, slow when last seen, lost close to a blind arc: it may rest there
+        (a marble leaves the ring only fast)."""
+        if not -_BLIND_V < self.vel < _BLIND_V or self.blind == 0:
+            return False
+        return (self._blind_within(wrap(self.seen)) or self._blind_within(wrap(self.pos))
+                or (self.rd_a >= 0 and self._blind_within(self.rd_a)))
+
+    def _blind_within(self, p):
+        cov = self.cover
+        d0 = p // 100
+        for k in range(_NEAR_BLIND // 100 + 1):
+            if cov[(d0 + k) % 360] == 0 or cov[(d0 - k) % 360] == 0:
+                return True
+        return False
+
+    def _from_blind(self, now, ang):
+        """While the marble is in a blind arc, only readings near the arc's ends (it comes
+        out, or rests at the edge of a window; as far out as its speed can have taken it
+        since) are of it; others are strays that must not pull the track (its gate is wide
+        open by then) out of the arc."""
+        self._blind_arc(wrap(self.seen))
+        if self.arc_lo < 0:
+            return True
+        if self._at_arc(ang):
+            return True
+        # Further away: the marble, if it came out faster than the track thought, shows as
+        # readings that agree with each other (up to 600 deg/s between them); a stray is alone.
+        gap = tdiff(now, self.bx_t)
+        ok = self.bx_t >= 0 and gap < _CHAIN_MS and -(300 + gap * 60) < sdiff(ang, self.bx_a) < 300 + gap * 60
+        self.bx_a = ang
+        self.bx_t = now
+        return ok
+
+    def _at_arc(self, ang):
+        """Is a reading at the ends of the blind arc (arc_lo/arc_hi, just found)? Such fringe
+        readings of a marble resting in the arc do not end its time there."""
+        if self.arc_lo < 0:
+            return False
+        return (-_NEAR_BLIND < sdiff(ang, self.arc_lo * 100) < _NEAR_BLIND
+                or -_NEAR_BLIND < sdiff(ang, self.arc_hi * 100 + 99) < _NEAR_BLIND)
+
+    def _landed(self, now, k, nb, a, travel, conf):
+        # a landing; the marble may yet move on from it (a turning point, a marble that was
+        # still creeping): then it is withdrawn and the next rest corrects it (_moving_on)
+        f = 0
+        cov = self.cover
+        d0 = a // 100
+        if self.blind and (cov[d0] == 0 or cov[(d0 + 2) % 360] == 0 or cov[(d0 - 2) % 360] == 0):
+            # at the very edge of a blind arc: seen by the fringe of a window only, it may
+            # rest further in. Say so, with the arc's spaces as the candidates.
+            self._blind_arc(a)
+            lo = self.arc_lo
+            hi = self.arc_hi
+            if wrap(a - lo * 100) > wrap(hi * 100 + 99 - lo * 100):
+                if wrap(lo * 100 - a) < wrap(a - hi * 100):
+                    lo = d0
+                else:
+                    hi = d0
+            side = self.side
+            k0 = side.space_at(lo * 100)
+            cnt = (side.space_at(hi * 100 + 99) - k0) % side.count + 1
+            f = LF_BLIND | ((k0 & 63) << 2) | ((cnt & 63) << 8)
+            if cnt == 1:
+                nb = -1
+            elif nb < 0 or (nb - k0) % side.count >= cnt:
+                nb = (k + 1) % side.count if (k + 1 - k0) % side.count < cnt else (k - 1) % side.count
+            if conf > 50:
+                conf = 50
+        if self.redo:
+            travel += self.rev_trv
+            f |= LF_CORRECTS
+            self.redo = False
+        self._event(EV_LANDED, k, nb, a, travel, conf, f)
+        self.revise = k
+        self.rev_a = a
+        self.rev_trv = travel
+
+    def _moving_on(self, now, d):
+        """The marble leaves its rest. If it rested after a landing and now starts slowly (by
+        itself, as from the turning point of a swing or a creep the still window missed:
+        a flick starts fast), it was not at rest: the landing is withdrawn."""
+        self.redo = False
+        self.rd_a = -1
+        self.acq_i = -1
+        if self.revise < 0:
+            return
+        dt = tdiff(now, self.dev0_t)
+        v = (d - self.dev0) * 1000 // dt if dt > 0 else 0
+        if not -_SELF_V < v < _SELF_V:
+            self.revise = -1      # a new flick: the landing stands
+            return
+        self._event(EV_WITHDRAWN, self.revise, self.rev_a, self.rev_trv, 0, 0, 0)
+        self.revise = -1
+        self.redo = True
+        self.pend = False         # that rest did not hold
 
     # ----- sensors -----
     def _fault(self, i, reason):
         if self.faulty[i]:
             return
         self.faulty[i] = 1
+        self.why[i] = reason
+        self.fol_n[i] = 0
         self._recompute_cover()
         self._event(EV_FAULT, i, reason, self.blind, 0, 0, 0)
+        self._degraded()
+        if reason == FAULT_STUCK and self.acq_i == i and (self.state == _REST
+                                                           or self.state == _SETTLING):
+            # the marble was only ever this stuck sensor's value: there is none
+            if self.state == _REST:
+                self._event(EV_LOST, wrap(self.rest), 0, 0, 0, 0, 0)
+            self.state = _NONE
+            self.cand = -1
+        self.acq_i = -1
+
+    def _ok(self, i):
+        self.faulty[i] = 0
+        self.why[i] = 0
+        self.nonsense[i] = 0
+        self.same_n[i] = 0
+        self.fol_n[i] = 0
+        self.nz[i] = _NZ0
+        self.nz_n[i] = 0
+        self._recompute_cover()
+        self._event(EV_SENSOR_OK, i, 0, self.blind, 0, 0, 0)
+        self._degraded()
+
+    def _degraded(self):
+        # two or more faulty sensors: the ring is degraded (said again whenever the set
+        # changes, and once when it is no longer)
+        c = 0
+        m = 0
+        for j in range(self.n):
+            if self.faulty[j]:
+                c += 1
+                m |= 1 << j
+        if c >= 2 or self.degraded:
+            self._event(EV_DEGRADED, c, m, self.blind, 0, 0, 0)
+        self.degraded = c >= 2
+
+    def _in_view(self, i, a):
+        r = self.ring
+        off = ((a - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
+        return r.view_min[i] - 300 <= off <= r.view_max[i] + 300
+
+    def _trust(self, i, ang):
+        """A reading of faulty sensor i: is it to be trusted again? One that was silent (or
+        reported a hardware failure) once it answers sensibly a few times in a row; one that
+        was stuck, noisy or contradicted the track only once it has followed the marble:
+        agreed with the track at places at least _FOLLOW_SPAN apart (a stuck sensor agrees
+        with a marble that passes its value, never with one that moves on)."""
+        st = self.state
+        w = wrap(self.rest) if st == _REST else wrap(self.pos)
+        why = self.why[i]
+        if why == FAULT_SILENT or why == FAULT_HARDWARE:
+            if ang < 0:
+                if st != _NONE and self._in_view(i, w):
+                    return            # sees nothing where the marble is: no evidence either way
+            elif st == _NONE or abs(sdiff(ang, w)) >= 600:
+                self.fol_n[i] = 0     # sees something where nothing is known to be
+                return
+            self.fol_n[i] += 1
+            if self.fol_n[i] >= _TRUST_N:
+                self._ok(i)
+            return
+        if ang < 0 or st == _NONE:
+            return
+        d = sdiff(ang, w)
+        if -_FOLLOW_T < d < _FOLLOW_T:
+            if self.fol_n[i] == 0:
+                self.fol_ref[i] = w
+                self.fol_lo[i] = 0
+                self.fol_hi[i] = 0
+            else:
+                x = sdiff(w, self.fol_ref[i])
+                if x < self.fol_lo[i]:
+                    self.fol_lo[i] = x
+                if x > self.fol_hi[i]:
+                    self.fol_hi[i] = x
+            if self.fol_n[i] < 255:
+                self.fol_n[i] += 1
+            if self.fol_n[i] >= _FOLLOW_N and self.fol_hi[i] - self.fol_lo[i] >= _FOLLOW_SPAN:
+                self._ok(i)
+        elif not -2 * _FOLLOW_T < d < 2 * _FOLLOW_T:
+            self.fol_n[i] = 0         # it disagrees with the marble: start again
+
+    def _noise(self, i, ang):
+        """Score how far sensor i's readings of a resting marble scatter, in units of their
+        own sigma (after its own offset from the rest point, which calibration may leave);
+        True when that makes it noisy (then it is faulty). Only readings within _MOVE_T of
+        the rest point count: those further away may be the start of a flick."""
+        d = sdiff(ang, wrap(self.rest))
+        if not -_MOVE_T < d < _MOVE_T:
+            return False
+        if self.nz_rest[i] != self.rest:
+            self.nz_rest[i] = self.rest
+            self.nz_m[i] = d
+            return False
+        e = d - self.nz_m[i]
+        self.nz_m[i] += e // 4
+        sg = self.ring.reading_sigma
+        if self.rsig > sg:
+            sg = self.rsig
+        z = (e if e >= 0 else -e) * 16 // (sg if sg > 0 else 1)
+        if z > _NZ_CAP:
+            z = _NZ_CAP
+        self.nz[i] += (z - self.nz[i]) >> 3
+        if self.nz_n[i] < 255:
+            self.nz_n[i] += 1
+        if self.nz_n[i] >= _NZ_MIN_N and self.nz[i] > _NZ_FAULT:
+            self._fault(i, FAULT_NOISY)
+            return True
+        return False
+
+    def _rest_unseen(self, now):
+        """The marble at rest is not seen any more: True when that proves nothing (yet).
+        A sensor repeating one value away from it may be stuck (it is soon flagged, and the
+        rest point then may be blind); a marble at rest next to a blind arc that vanishes
+        when a flick is due went into the arc: follow it there (never off_ring)."""
+        if self.dev_n and self.same_n[self.dev_i]:
+            return True
+        if self.armed and self._near_blind():
+            self._start_moving(now, 0, True)
+            self.in_blind_since = now
+            return True
+        return False
+
+    def _corroborated(self):
+        """May the chain of readings off the rest point start a flick? Readings of two
+        sensors, or of one whose readings of the marble at rest have been seen to be quiet
+        (a noisy sensor alone cannot start a flick)."""
+        m = self.dev_m
+        if m & (m - 1):
+            return True
+        i = self.dev_i
+        return 0 <= i < self.n and self.nz_n[i] >= _SOLO_N and self.nz[i] <= _NZ_FAULT
 
     def _recompute_cover(self):
         cov = self.cover
@@ -1038,10 +1406,13 @@ class Tracker:
                 a += 100
 
     def _event(self, kind, a, b, c, d, e, f):
-        if kind == EV_LANDED or kind == EV_OFF_RING:
+        if (kind == EV_LANDED and not f & LF_CORRECTS) or kind == EV_OFF_RING:
             self.armed = False
         if kind == EV_LOST or kind == EV_OFF_RING:
             self.empty = True     # (until a marble is found again: _acquire)
+        if kind == EV_LOST or kind == EV_OFF_RING or kind == EV_PLACED:
+            self.revise = -1      # no landing to move on from any more
+            self.redo = False
         if self.evw - self.evr >= _EVQ:
             self.dropped_events += 1
             return

@@ -213,6 +213,48 @@ class Encoder:
             self._put(words[i])
             i += 1
 
+    def word_run(self, key, words, first, count, total, sep=32):
+        """key=<words first, first+1, ... (count of them, wrapping at total)>, joined by
+        commas (the candidate spaces of a blind landing: cands=3,17)."""
+        self.nf += 1
+        self._put(32)
+        self._bytes(key)
+        self._put(61)
+        for j in range(count):
+            if j:
+                self._put(44)  # ','
+            k = (first + j) % total
+            i = 0
+            n = len(words)
+            while k and i < n:
+                if words[i] == sep:
+                    k -= 1
+                i += 1
+            while i < n and words[i] != sep:
+                self._put(words[i])
+                i += 1
+
+    def bits(self, key, mask):
+        """key=<the set bits of mask, as indices joined by commas>, or '-' when none
+        (which sensors: ids=3,5)."""
+        self.nf += 1
+        self._put(32)
+        self._bytes(key)
+        self._put(61)
+        if not mask:
+            self._put(45)
+            return
+        i = 0
+        first = True
+        while mask:
+            if mask & 1:
+                if not first:
+                    self._put(44)
+                self._int(i)
+                first = False
+            mask >>= 1
+            i += 1
+
     def end(self):
         """Close the frame; returns its length (0 if it overflowed and was dropped: too long,
         or more than MAX_FIELDS fields)."""

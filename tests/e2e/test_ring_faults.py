@@ -22,7 +22,7 @@ def test_a_stuck_sensor_is_reported_and_ignored():
         assert frame is not None and frame[1] == "landed"
         b.advance(2500)
     faults = [f for f in b.frames_of("sensor_fault") if f[2]["id"] == 2]
-    assert faults and faults[0][2]["why"] == "nonsense"
+    assert faults and faults[0][2]["why"] == "stuck"
     assert b.controller.errors == 0
 
 

@@ -1,6 +1,8 @@
 """The tracker's verdicts on a level ring that its noise must not call tilted, on hand-made
 readings (sensors as in test_tracker_start: every 30 degrees from 15, looking 8-46 degrees
 anticlockwise)."""
+import random
+
 from ringfw import hal
 from ringfw import tracker as T
 
@@ -13,6 +15,9 @@ def flick(tr, t, a0, peak, back):
     there. Returns the time after 4 s of rest and the events."""
     tr.arm()
     ms = 0
+    # a real sensor's range of a resting marble scatters by a millimetre or two; a run of
+    # identical ranges is what the tracker calls a stuck sensor
+    jitter = random.Random(int(a0 * 10 + peak + back))
     while True:
         ms += 33
         if ms <= 1000:
@@ -26,7 +31,7 @@ def flick(tr, t, a0, peak, back):
             break
         seen = seen_by(a % 360.0)
         for i, rng in seen:
-            tr.feed(t + ms, i, rng, hal.STATUS_VALID)
+            tr.feed(t + ms, i, rng + jitter.choice((-1, 0, 0, 1)), hal.STATUS_VALID)
         for i in range(RING.sensor_count):
             if i not in dict(seen):
                 tr.feed(t + ms, i, hal.RANGE_NO_TARGET, hal.STATUS_SIGNAL_FAIL)

@@ -15,6 +15,7 @@ from pathlib import Path
 from ringside import ring
 from ringside.calibration import CalibrationError, calibrate  # noqa: F401
 from ringside.errors import UsageError
+from ringside.link import messages
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -37,15 +38,25 @@ _DESCRIBE = {
     "moving": lambda f: "moving %s from %.1f deg" % ("anticlockwise" if f.get("dir", 1) > 0 else "clockwise", f["ang"] / 100),
     "landed": lambda f: "landed on %s%s at %.1f deg, travelled %.1f deg %s, confidence %d%%%s" % (
         f["sp"], (" (or %s)" % f["alt"]) if "alt" in f else "", f["ang"] / 100, abs(f["trv"]) / 100,
-        ring.direction_word(f["trv"]), f["conf"], " [in a blind spot: a guess]" if f.get("blind") else ""),
+        ring.direction_word(f["trv"]), f["conf"], _blind_words(f)) + (
+        " - it moved on: this replaces the last landing" if f.get("corrects") else ""),
     "off_ring": lambda f: "left the ring (last seen at %.1f deg)" % (f["ang"] / 100),
     "placed": lambda f: "marble set down on %s at %.1f deg" % (f["sp"], f["ang"] / 100),
     "lost": lambda f: "marble taken off the ring at %.1f deg" % (f["ang"] / 100),
     "sensor_fault": lambda f: "sensor %s fault (%s): %.1f deg of the ring now blind" % (f["id"], f["why"], f["blind"] / 100),
     "sensor_ok": lambda f: "sensor %s is back: %.1f deg blind" % (f["id"], f["blind"] / 100),
+    "withdrawn": lambda f: "the landing on %s is withdrawn: the marble moved on" % f["sp"],
+    "degraded": lambda f: messages.degraded_text(f),
     "not_level": lambda f: "the ring is not level: low point near %.0f deg" % (f["low"] / 100),
     "nack": lambda f: "the board refused a command: %s" % f.get("why", "?"),
 }
+
+
+def _blind_words(f: dict) -> str:
+    if not f.get("blind"):
+        return ""
+    c = messages.id_list(f.get("cands"))
+    return " [in a blind spot: a guess%s]" % (", it is on one of %s" % ", ".join(c) if len(c) > 1 else "")
 
 
 def describe(kind: str, fields: dict) -> str | None:

@@ -30,7 +30,10 @@ FIELDS: dict[str, dict[str, str]] = {
     "nack": {"re": INT, "why": NAME, "arg": NAME, "what": NAME},
     "hb": {"up": INT, "loop": INT, "drop": INT, "err": INT, "blind": INT, "tmr": INT, "tps": INT},
     "moving": {"ang": INT, "dir": INT},
-    "landed": {"sp": NAME, "alt": NAME, "ang": INT, "trv": INT, "conf": INT, "blind": INT},
+    "landed": {"sp": NAME, "alt": NAME, "ang": INT, "trv": INT, "conf": INT, "blind": INT,
+               "cands": NAME, "corrects": INT},
+    "withdrawn": {"sp": NAME, "ang": INT, "trv": INT},
+    "degraded": {"n": INT, "ids": NAME, "blind": INT},
     "verdict": {"ok": INT, "why": NAME, "trv": INT, "min": INT, "dir": NAME},
     "off_ring": {"ang": INT, "trv": INT},
     "placed": {"sp": NAME, "ang": INT},
@@ -50,6 +53,8 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "hello": ("proto",),
     "ack": ("re",),
     "nack": ("re",),
+    "withdrawn": ("sp",),
+    "degraded": ("n", "ids"),
 }
 
 # the link's own events: a board that sends one of these is not believed

@@ -10,7 +10,7 @@ import re
 
 # fields whose value is a name, never a number
 TOKEN_FIELDS = frozenset({"sp", "alt", "side", "fw", "ring", "why", "what", "arg",
-                          "name", "label", "c", "host", "uid"})
+                          "name", "label", "c", "host", "uid", "cands", "ids"})
 
 _INT = re.compile(r"-?[0-9]{1,9}\Z")
 
@@ -39,7 +39,25 @@ NACK_TEXT = {
 }
 
 FAULT_TEXT = {"silent": "stopped answering", "hardware": "reports a hardware failure",
-              "nonsense": "reads nonsense"}
+              "nonsense": "reads nonsense", "stuck": "is stuck (reads the same whatever moves)",
+              "noisy": "reads too noisily to be believed"}
+
+
+def id_list(value) -> list[str]:
+    """A comma-separated list of names (cands=3,17; ids=3,5; '-' for none) -> the names."""
+    v = str(value if value is not None else "")
+    return [x for x in v.split(",") if x and x != "-"]
+
+
+def degraded_text(f: dict) -> str:
+    """A `degraded` frame in words: which sensors are out, or that the ring is whole again."""
+    ids = id_list(f.get("ids"))
+    if int(f.get("n", len(ids)) or 0) < 2:
+        return "the ring is no longer degraded%s" % (
+            " (sensor %s still out)" % ids[0] if ids else ": every sensor works")
+    return "the ring is degraded: sensors %s are out, %s of the ring unseen" % (
+        " and ".join([", ".join(ids[:-1]), ids[-1]]) if len(ids) > 1 else "".join(ids),
+        _deg(f.get("blind")))
 
 
 def typed(fields: dict) -> dict:
@@ -80,8 +98,16 @@ def describe(kind: str, f: dict) -> str:
         if "alt" in f:
             s += " (or %s: close to the line)" % f["alt"]
         if f.get("blind"):
-            s += ", stopped where no sensor sees"
+            c = id_list(f.get("cands"))
+            s += ", stopped where no sensor sees%s" % (
+                ": on one of %s" % ", ".join(c) if len(c) > 1 else "")
+        if f.get("corrects"):
+            s += " (the marble moved on: this replaces the last landing)"
         return s
+    if kind == "withdrawn":
+        return "the landing on %s is withdrawn: the marble moved on" % f.get("sp")
+    if kind == "degraded":
+        return degraded_text(f)
     if kind == "verdict":
         if f.get("ok") == 1:
             return "valid flick (travel %s)" % _deg(f.get("trv"))
