@@ -433,9 +433,11 @@ def _copy_board(board):
             elif hasattr(v, "__dict__") and not isinstance(v, type):
                 note(v, depth + 1)
     note(board, 0)
-    for big in (board.frames, board.out, board.recording, getattr(board.sensors, "ages", None)):
+    for big in (board.frames, board.out, getattr(getattr(board, "sensors", None), "ages", None)):
         if big is not None:
             memo[id(big)] = type(big)()
+    if board.recording is not None:
+        memo[id(board.recording)] = []
     twin = copy.deepcopy(board, memo)
     twin._out_read = 0
     return twin
@@ -449,25 +451,56 @@ def _rest(board, settle_ms, limit_ms=30000):
     board.advance(settle_ms)
 
 
-def warm_up(board: SimBoard, angle_deg: float, lateral_mm: float | None) -> list:
-    """A freshly booted controller's first flicks, in about 11 s, on a copy of the board: the
-    marble set down 100 deg away from angle_deg and flicked twice 70 deg, each landing left
-    400 ms (two rests that held, 70 deg apart: a level ring is then known level), then
-    lifted, set down at angle_deg (where the bench's marble rests, at its place across the
-    groove) and left 1.2 s. Returns the step times of the two arms."""
+def _until(board, kinds, limit_ms, since):
+    """Run until a frame of one of kinds comes (after frame index since), at most limit_ms."""
+    t_end = board.now + limit_ms
+    while board.now < t_end:
+        board.advance(board.loop_ms)
+        if any(f[1] in kinds for f in board.frames[since:]):
+            return
+
+
+WARM_UP_AWAY = (100.0, 150.0, 60.0, 200.0)   # deg past the rest: tried in turn
+
+
+def warm_up(snap: SimBoard, angle_deg: float, lateral_mm: float | None, side: str) -> tuple:
+    """A freshly booted controller's first flicks, on a copy of the board `snap` rebooted (so
+    the copy's own controller is as fresh as the replay's, and its verdicts time the
+    warm-up): the marble set down WARM_UP_AWAY past angle_deg and flicked 30, 70 and 30 deg
+    ccw, each landing left 400 ms. A rest holds when a flick takes the marble away from it:
+    the second and third flicks confirm two rests 70 deg apart, and a level ring is then
+    known level. Then the marble is lifted, set down at angle_deg (where the bench's marble
+    rests, at its place across the groove) and left until it is placed, and 300 ms more.
+    If the fresh controller does not land each warm-up flick, the next distance is tried.
+    Returns (the copy, the step times of its three arms). About 15 s."""
     from ringside.sim.physics import speed_for_travel
-    arms = []
-    board.place(angle_deg + 100.0, lift_ms=0)
-    board.advance(2300)
-    for _ in range(2):
-        arms.append(board.now + board.loop_ms)
-        board.run_flick(speed_for_travel(board.ring_dict, 70.0), timeout_ms=8000)
-        _rest(board, 400)
-    board.place(angle_deg)
-    if lateral_mm is not None:
-        board.model.set_lateral(lateral_mm)
-    board.advance(1200)
-    return arms
+    for away in WARM_UP_AWAY:
+        board = _copy_board(snap)
+        board.recording = []
+        arms = []
+        board.reboot()
+        if side and side != board.fw_ring.side_names[0]:
+            board.send("side", name=side)
+        n = len(board.frames)
+        board.place(angle_deg + away, lift_ms=0)
+        _until(board, ("placed",), 4000, n)
+        board.advance(300)
+        landed = 0
+        for travel in (30.0, 70.0, 30.0):
+            arms.append(board.now + board.loop_ms)
+            fr, _ = board.run_flick(speed_for_travel(board.ring_dict, travel), timeout_ms=8000)
+            landed += fr is not None and fr[1] == "landed"
+            _rest(board, 400)
+        board.place(angle_deg)
+        if lateral_mm is not None:
+            board.model.set_lateral(lateral_mm)
+        n = len(board.frames)
+        _until(board, ("placed",), 4000, n)
+        placed = any(f[1] == "placed" for f in board.frames[n:])
+        board.advance(300)
+        if landed == 3 and placed:
+            return board, arms
+    return board, arms
 
 
 class BenchSaver:
@@ -527,6 +560,43 @@ class BenchSaver:
             self.skipped += 1
         self.i_rest = len(self.b.recording)
 
+    # --idle: the marble at rest, the board armed, nobody touching it
+    def idle_start(self) -> None:
+        """Before the bench's armed rest: watch for the first phantom flick."""
+        self.b.recording = _IdleWatch(self.b)
+
+    def idle_end(self, seconds: float) -> None:
+        """After it: save the first phantom (its 6 s before and 6 s after) as a trace."""
+        b = self.b
+        w = b.recording
+        b.recording = []
+        b._rec_step = None
+        self.i_rest = 0
+        if w.phantom is None or len(self.saved) >= self.limit:
+            return
+        recs = list(w.buf)
+        t, kind, f = w.phantom
+        saw = {"verdict": kind, "t": t}
+        saw.update({k2: (str(v) if k2 in ("sp", "alt") else v) for k2, v in f.items()})
+        src = dict(self.source)
+        src["idle_s"] = seconds
+        name = "%s-s%s-idle-phantom" % (src.pop("tag", "bench"), src.get("seed"))
+        path = str(self.dir / (name + ".jsonl"))
+        steps, cmds = self._steps(recs)
+        start = recs[0][0]
+        m = b.marble
+        truth = {"angle_deg": round(m.position_deg, 2), "travel_deg": 0.0, "on_ring": True}
+        head = {"format": FORMAT, "name": name,
+                "what": "phantom flick at rest: the board armed, the marble still at %.2f deg, "
+                        "nobody touching it; the bench's firmware said %s %s" % (
+                            m.position_deg, kind, " ".join("%s=%s" % kv for kv in f.items())),
+                "source": src, "ring": self._ring_file(), "calibration": self._calibration(),
+                "side": self.side, "step_ms": b.loop_ms, "truth": truth, "bench_saw": saw,
+                "expect": {"verdict": "none"}, "status": "ok", "start_ms": start,
+                "flick_ms": start, "end_ms": recs[-1][0], "warm_up": False, "flicks_before": 0}
+        tr = Trace(head=head, steps=steps, cmds=cmds + [(start, "arm", {})], path=path)
+        self._finish(tr, replay(tr), saw, "phantom", -1, [])
+
     def _why(self, k, frame, was_resting, at_emit):
         m = self.b.marble
         off = not m.on_ring
@@ -572,10 +642,10 @@ class BenchSaver:
             steps, cmds = self._steps(recs[h["i_rest"]:])
             return Trace(head=dict(head, start_ms=recs[h["i_rest"]][0], warm_up=False,
                                    flicks_before=p), steps=steps, cmds=cmds + arms, path=path)
-        w = _copy_board(h["snap"])
-        w.recording = []
-        t0 = w.now
-        w_arms = warm_up(w, w.marble.position_deg, getattr(w.model, "lateral_mm", None))
+        snap = h["snap"]
+        t0 = snap.now
+        w, w_arms = warm_up(snap, snap.marble.position_deg, getattr(snap.model, "lateral_mm", None),
+                            self.side)
         shift = t0 - w.now                   # the warm-up ends where the bench's feed resumes
         ws, wc = self._steps(w.recording, shift)
         fs, fc = self._steps(recs[h["i_arm"]:])
@@ -606,21 +676,13 @@ class BenchSaver:
         else:
             expect = {"verdict": "off_ring"}
         expect["direction"] = flick_dir
-        ring = b.ring_bytes
-        sha = ring_sha(ring)
-        self.rings_dir.mkdir(exist_ok=True)
-        rp = self.rings_dir / ("%s.json" % sha[:16])
-        if not rp.exists():
-            rp.write_bytes(ring)
         src = dict(self.source)
         src["flick"] = k
         name = "%s-s%s-f%d-%s" % (src.pop("tag", "bench"), src.get("seed"), k, why)
         truth = {"angle_deg": round(m.position_deg, 2) if m.on_ring else None,
                  "travel_deg": round(m.travel_deg, 2), "on_ring": m.on_ring}
         head = {"format": FORMAT, "name": name, "what": _what(why, k, truth, saw, expect),
-                "source": src, "ring": {"file": "rings/%s" % rp.name, "sha256": sha},
-                "calibration": [[b.fw_ring.off16[i], b.fw_ring.scale_q12[i]]
-                                for i in range(b.fw_ring.sensor_count)],
+                "source": src, "ring": self._ring_file(), "calibration": self._calibration(),
                 "side": self.side, "step_ms": b.loop_ms, "truth": truth, "bench_saw": saw,
                 "expect": expect, "status": "ok", "flick_ms": self.hist[-1]["arm"],
                 "end_ms": recs[-1][0]}
@@ -637,16 +699,68 @@ class BenchSaver:
             if _same(got, saw):
                 break
         # (if none says what the bench's said, the last, with the most context, is kept)
-        tr.head["reproduced"] = _same(verdict(tr, res["frames"]), saw)
-        if problems(tr, verdict(tr, res["frames"])):
+        self._finish(tr, res, saw, why, k, tried)
+
+    def _ring_file(self):
+        ring = self.b.ring_bytes
+        sha = ring_sha(ring)
+        self.rings_dir.mkdir(exist_ok=True)
+        rp = self.rings_dir / ("%s.json" % sha[:16])
+        if not rp.exists():
+            rp.write_bytes(ring)
+        return {"file": "rings/%s" % rp.name, "sha256": sha}
+
+    def _calibration(self):
+        r = self.b.fw_ring
+        return [[r.off16[i], r.scale_q12[i]] for i in range(r.sensor_count)]
+
+    def _finish(self, tr, res, saw, why, k, tried):
+        got = verdict(tr, res["frames"])
+        tr.head["reproduced"] = _same(got, saw)
+        if problems(tr, got):
             tr.head["status"] = "open"
             tr.head["issue"] = self.source.get("issue", 18)
         tr.head = _ordered(tr.head)
-        dump(tr, path)
-        self.saved.append({"flick": k, "why": why, "file": path, "status": tr.head["status"],
+        dump(tr, tr.path)
+        self.saved.append({"flick": k, "why": why, "file": tr.path, "status": tr.head["status"],
                            "reproduced": tr.head["reproduced"], "warm_up": tr.head["warm_up"],
                            "flicks_before": tr.head["flicks_before"], "tried": tried,
-                           "bytes": os.path.getsize(path)})
+                           "bytes": os.path.getsize(tr.path)})
+
+
+class _IdleWatch:
+    """A SimBoard's recording while it rests armed: the last `before_ms` of steps, until the
+    first phantom (a moving, landed or off_ring frame), then `after_ms` more."""
+
+    def __init__(self, board, before_ms=6000, after_ms=6000):
+        from collections import deque
+        self.b = board
+        self.buf = deque()
+        self.before = before_ms
+        self.after = after_ms
+        self.seen = len(board.frames)
+        self.phantom = None
+        self.full = False
+
+    def append(self, step):
+        if self.full:
+            return
+        b = self.b
+        if self.phantom is None:
+            fr = b.frames
+            while self.seen < len(fr):
+                if fr[self.seen][1] in ("moving", "landed", "off_ring"):
+                    self.phantom = fr[self.seen]
+                    break
+                self.seen += 1
+        now = step[0]
+        if self.phantom is None:
+            while self.buf and self.buf[0][0] < now - self.before:
+                self.buf.popleft()
+        elif now > self.phantom[0] + self.after:
+            self.full = True
+            return
+        self.buf.append(step)
 
 
 def _what(why, k, truth, saw, expect):
@@ -677,14 +791,14 @@ def _ordered(head):
 
 def _same(got: dict, saw: dict) -> bool:
     """The replay said what the bench saw (kind; a landing's space, neighbour, blind flag,
-    and its travel to within 1 deg)."""
+    and its travel to within 2 deg)."""
     if got["verdict"] != saw["verdict"]:
         return False
     if got["verdict"] != "landed":
         return True
     return (got["space"] == saw.get("sp") and got.get("alt") == saw.get("alt")
             and bool(got.get("blind")) == bool(saw.get("blind"))
-            and abs(got["travel_deg"] * 100 - saw.get("trv", 0)) <= 100)
+            and abs(got["travel_deg"] * 100 - saw.get("trv", 0)) <= 200)
 
 
 def main(argv: list | None = None) -> int:
