@@ -867,8 +867,11 @@ class Tracker:
             self.pend = True
             self.pend_x = a
             self.pend_t = now
-        if self.self_start or self.turns:
-            # it rolled off by itself, or swung back: a slope brought it here
+        if self.self_start or (self.turns and (x - self.tp_last) * self.dir >= _SWING_MIN):
+            # It rolled off by itself, or swung back, well back from its turning point: a
+            # slope brought it here. (A track that only seemed to turn back, noisy and
+            # faint near the end of a flick on a level ring, rests just beside its
+            # "turning point"; taken as evidence it called a level ring tilted.)
             self._rest_evidence(x)
         if self.flicked and not self.self_start:
             # ambiguous when the boundary is within sigmas * se (plus a floor for what

@@ -8,7 +8,7 @@ read against that truth, over the placements it saw, gives
     raw = a * true + b      ->   corrected = (raw - offset) * scale,  offset = b, scale = 1/a
 
 which the board applies to every reading (integer: offset in 1/16 mm, scale in Q12) and
-saves into its copy of ring.json.
+saves in its calibration.json (beside its ring.json, which it never rewrites).
 
 The procedure talks to anything with the board's protocol. `board` needs:
     send(kind, **fields)   a command frame (acknowledged by the board)
