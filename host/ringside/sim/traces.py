@@ -45,6 +45,9 @@ STATUSES = ("ok", "open")
 TRAVEL_TOL_DEG = 3.0        # the bench's travel-error target (p95 <= 3 deg)
 SAVE_TRAVEL_DEG = 5.0       # a bench flick this far off in travel is saved as a trace
 _MARKS = 4096               # output marks per replay (fw_replay.MARKS)
+# the whole corpus in one VM run stays within this much wasmtime fuel (about 30 s of CPU
+# here: 1 fuel is about 1.5 ns; tests/firmware/test_traces_vm.py)
+VM_FUEL_BUDGET = 20_000_000_000
 _OUT_CAP = 1 << 16
 
 
@@ -327,29 +330,48 @@ def replay_vm(trs: list, fuel: int = 2_000_000_000_000) -> list:
 
 # ----- the verdict -----
 
+def _landing(t, f, moving):
+    v = {"verdict": "landed", "space": str(f.get("sp")), "t": t,
+         "angle_deg": f.get("ang", 0) / 100.0, "travel_deg": f.get("trv", 0) / 100.0,
+         "conf": f.get("conf"), "direction": moving}
+    if "alt" in f:
+        v["alt"] = str(f["alt"])
+    if f.get("blind"):
+        v["blind"] = 1
+    cands = str(f.get("cands", "")).strip()
+    if cands and cands != "-":
+        v["cands"] = [c for c in cands.split(",") if c]
+    return v
+
+
 def verdict(tr: Trace, frames: list, until_ms: int | None = None) -> dict:
-    """What the firmware said about the trace's flick: the first landed / off_ring frame from
-    flick_ms on (up to until_ms), with the direction of the first moving frame."""
+    """What the firmware said about the trace's flick, as the table takes it: the first
+    landed / off_ring frame from flick_ms on (up to until_ms), then any correction of that
+    landing (a landed frame with corrects=1 replaces it, withdrawn takes it back), with the
+    direction of the first moving frame."""
     t0 = tr.head["flick_ms"]
     moving = None
+    v = None
     for t, kind, f in frames:
         if t is None or t < t0 or (until_ms is not None and t > until_ms):
             continue
-        if kind == "moving" and moving is None:
-            moving = f.get("dir")
+        if kind == "moving":
+            if moving is None:
+                moving = f.get("dir")
         elif kind == "landed":
-            v = {"verdict": "landed", "space": str(f.get("sp")), "t": t,
-                 "angle_deg": f.get("ang", 0) / 100.0, "travel_deg": f.get("trv", 0) / 100.0,
-                 "conf": f.get("conf")}
-            if "alt" in f:
-                v["alt"] = str(f["alt"])
-            if f.get("blind"):
-                v["blind"] = 1
-            v["direction"] = moving
-            return v
+            if v is None or f.get("corrects") or v["verdict"] == "withdrawn":
+                v = _landing(t, f, moving)
+            else:
+                break           # a new flick's landing
+        elif kind == "withdrawn" and v is not None and v["verdict"] == "landed":
+            v = {"verdict": "withdrawn", "t": t, "space": v["space"], "direction": moving}
         elif kind == "off_ring":
-            return {"verdict": "off_ring", "t": t, "travel_deg": f.get("trv", 0) / 100.0,
-                    "direction": moving}
+            if v is None:
+                return {"verdict": "off_ring", "t": t, "travel_deg": f.get("trv", 0) / 100.0,
+                        "direction": moving}
+            break
+    if v is not None:
+        return v
     return {"verdict": "none", "moving": moving is not None, "direction": moving}
 
 
@@ -365,7 +387,7 @@ def problems(tr: Trace, got: dict) -> list:
         return ["verdict %s, expected %s" % (got["verdict"], want)]
     out = []
     if want == "landed":
-        names = {got["space"], got.get("alt")}
+        names = {got["space"], got.get("alt")} | set(got.get("cands", ()))
         if exp["space"] not in names:
             out.append("space %s%s, expected %s" % (
                 got["space"], " (alt %s)" % got["alt"] if "alt" in got else "", exp["space"]))
@@ -382,9 +404,12 @@ def problems(tr: Trace, got: dict) -> list:
 def describe(v: dict) -> str:
     """A verdict in one line, for messages."""
     if v["verdict"] == "landed":
-        return "landed sp=%s%s%s trv=%.2f conf=%s dir=%s" % (
+        return "landed sp=%s%s%s%s trv=%.2f conf=%s dir=%s" % (
             v["space"], " alt=%s" % v["alt"] if "alt" in v else "", " blind" if v.get("blind") else "",
+            " cands=%s" % ",".join(v["cands"]) if v.get("cands") else "",
             v["travel_deg"], v.get("conf"), v.get("direction"))
+    if v["verdict"] == "withdrawn":
+        return "a landing on %s, withdrawn (none left standing)" % v["space"]
     if v["verdict"] == "off_ring":
         return "off_ring trv=%.2f dir=%s" % (v["travel_deg"], v.get("direction"))
     if v["verdict"] == "none" and "space" in v:
@@ -419,26 +444,25 @@ def check(tr: Trace, result: dict) -> tuple:
 # ----- saving traces from a bench run -----
 
 def _copy_board(board):
-    """A deep copy of a SimBoard to run on: modules it refers to are shared, and what it
-    has sent, recorded and measured so far is left behind (the copy starts with none)."""
+    """A deep copy of a SimBoard to run on: the modules it refers to (the firmware's board
+    code keeps some) are shared, not copied, and what it has sent, recorded and measured so
+    far is left behind (the copy starts with none)."""
     memo = {}
-
-    def note(o, depth):
-        d = getattr(o, "__dict__", None)
-        if d is None or depth > 3:
-            return
-        for v in d.values():
-            if isinstance(v, types.ModuleType):
-                memo[id(v)] = v
-            elif hasattr(v, "__dict__") and not isinstance(v, type):
-                note(v, depth + 1)
-    note(board, 0)
     for big in (board.frames, board.out, getattr(getattr(board, "sensors", None), "ages", None)):
         if big is not None:
             memo[id(big)] = type(big)()
     if board.recording is not None:
         memo[id(board.recording)] = []
-    twin = copy.deepcopy(board, memo)
+    disp = copy._deepcopy_dispatch                  # (only while this copy is made)
+    had = disp.get(types.ModuleType)
+    disp[types.ModuleType] = lambda mod, _memo: mod
+    try:
+        twin = copy.deepcopy(board, memo)
+    finally:
+        if had is None:
+            del disp[types.ModuleType]
+        else:
+            disp[types.ModuleType] = had
     twin._out_read = 0
     return twin
 
@@ -488,7 +512,9 @@ def warm_up(snap: SimBoard, angle_deg: float, lateral_mm: float | None, side: st
         landed = 0
         for travel in (30.0, 70.0, 30.0):
             arms.append(board.now + board.loop_ms)
-            fr, _ = board.run_flick(speed_for_travel(board.ring_dict, travel), timeout_ms=8000)
+            # (the class's: a recording session may have wrapped this board's)
+            fr, _ = type(board).run_flick(board, speed_for_travel(board.ring_dict, travel),
+                                          timeout_ms=8000)
             landed += fr is not None and fr[1] == "landed"
             _rest(board, 400)
         board.place(angle_deg)
@@ -580,6 +606,8 @@ class BenchSaver:
         saw.update({k2: (str(v) if k2 in ("sp", "alt") else v) for k2, v in f.items()})
         src = dict(self.source)
         src["idle_s"] = seconds
+        if getattr(b, "faults", None) is not None:
+            src["faults"] = {str(i): v for i, v in sorted(b.faults.items())}
         name = "%s-s%s-idle-phantom" % (src.pop("tag", "bench"), src.get("seed"))
         path = str(self.dir / (name + ".jsonl"))
         steps, cmds = self._steps(recs)
@@ -649,8 +677,8 @@ class BenchSaver:
         shift = t0 - w.now                   # the warm-up ends where the bench's feed resumes
         ws, wc = self._steps(w.recording, shift)
         fs, fc = self._steps(recs[h["i_arm"]:])
-        return Trace(head=dict(head, start_ms=ws[0][0] if ws else h["arm"], warm_up=True,
-                               flicks_before=p),
+        start = min(([ws[0][0]] if ws else [h["arm"]]) + [c[0] for c in wc])
+        return Trace(head=dict(head, start_ms=start, warm_up=True, flicks_before=p),
                      steps=ws + fs, cmds=wc + fc + [(a + shift, "arm", {}) for a in w_arms] + arms,
                      path=path)
 
@@ -678,6 +706,8 @@ class BenchSaver:
         expect["direction"] = flick_dir
         src = dict(self.source)
         src["flick"] = k
+        if getattr(b, "faults", None) is not None:     # (--faults random: those of this flick)
+            src["faults"] = {str(i): v for i, v in sorted(b.faults.items())}
         name = "%s-s%s-f%d-%s" % (src.pop("tag", "bench"), src.get("seed"), k, why)
         truth = {"angle_deg": round(m.position_deg, 2) if m.on_ring else None,
                  "travel_deg": round(m.travel_deg, 2), "on_ring": m.on_ring}
@@ -801,12 +831,68 @@ def _same(got: dict, saw: dict) -> bool:
             and abs(got["travel_deg"] * 100 - saw.get("trv", 0)) <= 200)
 
 
+def record_script(script: str, directory: str | os.PathLike, seed: int = 1, tilt: float = 0.0,
+                  side: str = "darts", save_all: bool = False) -> list:
+    """Run a play-ring script (ringside play-ring --script, `;` between commands) on the
+    simulated ring and save its worst flicks as traces, as a bench run does (save_all: every
+    flick). Returns what was saved."""
+    from ringside import ring as ring_mod
+    from ringside.app.cmd_ring import RingSession
+    lines = [c.strip() for c in script.split(";") if c.strip()]
+    sess = RingSession(seed=seed, tilt=tilt, side=side, out=lambda *a: None)
+    b = sess.board
+    cmd = "ringside play-ring --seed %d%s%s --script %s" % (
+        seed, " --tilt %g" % tilt if tilt else "", " --side %s" % side if side != "darts" else "",
+        json.dumps(script))
+    saver = BenchSaver(b, directory, side=sess.side, spaces=ring_mod.load_side(sess.side, b.ring_dict),
+                       tail_ms=5000, source={"command": cmd, "seed": seed,
+                                             "sensor_model": b.sensor_model,
+                                             "model": b.model.describe(), "tilt_deg": tilt,
+                                             "tag": "play-ring"})
+    orig = b.run_flick
+    seen = {}
+
+    def run_flick(speed, timeout_ms=20000, arm=True):
+        saver.flick_start(seen["k"])
+        frame, rest_t = orig(speed, timeout_ms, arm)
+        m = b.marble
+        seen.update(frame=frame, rest_t=rest_t, was_resting=m.at_rest,
+                    at_emit=m.angle_deg if m.on_ring else None, dir=1 if speed > 0 else -1)
+        return frame, rest_t
+    b.run_flick = run_flick
+    k = 0
+    for line in lines:
+        seen.clear()
+        seen["k"] = k
+        if save_all:
+            saver.save_flicks.add(k)
+        sess.command(line)
+        saver.side = sess.side
+        saver.spaces = ring_mod.load_side(sess.side, b.ring_dict)
+        if "frame" in seen:
+            rest = seen["rest_t"] if seen["rest_t"] is not None else b.now
+            saver.source["flick_command"] = line
+            saver.flick_end(k, seen["frame"], rest, seen["was_resting"], seen["at_emit"],
+                            seen["dir"], 30000)
+            k += 1
+        saver.source.pop("flick_command", None)
+    del b.run_flick
+    return saver.saved
+
+
 def main(argv: list | None = None) -> int:
-    """python -m ringside.sim.traces FILE...: replay traces (CPython) and print each verdict."""
+    """python -m ringside.sim.traces FILE|DIR...: replay traces (CPython), print each verdict.
+    python -m ringside.sim.traces script DIR SEED TILT "cw 120; ..." [all]: record_script."""
     args = sys.argv[1:] if argv is None else argv
     if not args:
-        print("usage: python -m ringside.sim.traces TRACE.jsonl|DIR ...", file=sys.stderr)
+        print("usage: python -m ringside.sim.traces TRACE.jsonl|DIR ...\n"
+              "       python -m ringside.sim.traces script DIR SEED TILT SCRIPT [all]", file=sys.stderr)
         return 2
+    if args[0] == "script" and len(args) >= 5:
+        for s in record_script(args[4], args[1], seed=int(args[2]), tilt=float(args[3]),
+                               save_all=args[5:] == ["all"]):
+            print(json.dumps(s))
+        return 0
     bad = 0
     for a in args:
         try:
