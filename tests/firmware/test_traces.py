@@ -82,3 +82,38 @@ def test_a_trace_without_its_ring_file_says_so(tmp_path):
     tr = traces.load(tmp_path / src.name)
     with pytest.raises(traces.TraceError, match="ring file .* is missing"):
         traces.ring_bytes(tr)
+
+
+def _tr(expect):
+    return traces.Trace(head={"flick_ms": 100, "expect": expect}, path="case.jsonl")
+
+
+def test_the_verdict_is_the_landing_as_the_table_takes_it():
+    mv = (110, "moving", {"ang": 100, "dir": 1})
+    first = (200, "landed", {"sp": 3, "ang": 500, "trv": 400, "conf": 100})
+    exp = {"verdict": "landed", "space": "4", "travel_deg": 5.0, "direction": 1}
+    # before the flick's arm nothing counts; a landing the marble moved on from, corrected
+    got = traces.verdict(_tr(exp), [(90, "landed", {"sp": 9, "trv": 1}), mv, first,
+                                    (300, "moving", {"ang": 500, "dir": 1}),
+                                    (500, "landed", {"sp": 4, "ang": 600, "trv": 500, "conf": 99,
+                                                     "corrects": 1})])
+    assert (got["space"], got["travel_deg"], got["direction"]) == ("4", 5.0, 1)
+    assert traces.problems(_tr(exp), got) == []
+    # withdrawn and never corrected: no landing stands
+    got = traces.verdict(_tr(exp), [mv, first, (400, "withdrawn", {"sp": 3})])
+    assert got["verdict"] == "withdrawn" and traces.problems(_tr(exp), got)
+    # a later landing without corrects=1 is the next flick's, not this one's
+    got = traces.verdict(_tr(exp), [mv, first, (900, "landed", {"sp": 4, "trv": 500})])
+    assert got["space"] == "3" and "space 3, expected 4" in traces.problems(_tr(exp), got)[0]
+    # a blind landing is right when the true space is among its candidates
+    blind = (300, "landed", {"sp": 3, "trv": 480, "conf": 5, "blind": 1, "cands": "3,4"})
+    assert traces.problems(_tr(exp), traces.verdict(_tr(exp), [mv, blind])) == []
+    # a landing in the wrong direction, or too far off in travel, is wrong too
+    got = traces.verdict(_tr(exp), [(110, "moving", {"dir": -1}), blind])
+    assert traces.problems(_tr(exp), got) == ["direction -1, expected 1"]
+    got = traces.verdict(_tr(exp), [mv, (300, "landed", {"sp": 4, "trv": 900})])
+    assert traces.problems(_tr(exp), got) == ["travel 9.00 deg, expected 5.00 +- 3.0"]
+    # no flick: nothing may move
+    idle = {"verdict": "none"}
+    assert traces.problems(_tr(idle), traces.verdict(_tr(idle), [(50, "moving", {"dir": 1})])) == []
+    assert traces.problems(_tr(idle), traces.verdict(_tr(idle), [mv]))

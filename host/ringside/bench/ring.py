@@ -256,7 +256,6 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     done_faults: list[_Fault] = []
     frng = random.Random("faults %d" % seed)      # --faults random: its own stream
     next_switch = 0 if random_faults else None
-    idle_res = idle(board, idle_s, sim0) if idle_s else None
     saver = None
     if save_traces:   # --save-traces DIR: the worst flicks as traces (ringside.sim.traces)
         from ringside.sim.traces import BenchSaver
@@ -268,6 +267,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         cmd += "".join(" --fault %s:%d" % (k, i) for k, i in fault_specs or ())
         if random_faults:
             cmd += " --faults random"
+        if idle_s:
+            cmd += " --idle %g" % idle_s
         saver = BenchSaver(board, save_traces, side=side, spaces=spaces, limit=save_limit,
                            tail_ms=5000 if tilt else 3000,
                            save_flicks=save_flicks, source={
@@ -277,7 +278,13 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                                "faults": dict([(str(i), v) for i, v in (faults or {}).items()]
                                                + [(str(i), k) for k, i in fault_specs or ()]),
                                "calibration_error": cal_error,
-                               "tag": "%s%s" % (sensor_model, "-tilt" if tilt else "")})
+                               "tag": "%s%s%s" % (sensor_model, "-tilt" if tilt else "", "".join(
+                                   "-%s%d" % (k, i) for k, i in fault_specs or ()))})
+        if idle_s:
+            saver.idle_start()
+    idle_res = idle(board, idle_s, sim0) if idle_s else None
+    if saver and idle_s:
+        saver.idle_end(idle_s)
     tmax = max_travel_deg(board.ring_dict) * 0.9
     stats = dict(flicks=0, correct=0, primary=0, misreported=0, ambiguous=0, no_verdict=0,
                  off_ring_flicks=0, off_ring_missed=0, false_off_ring=0,
