@@ -440,7 +440,7 @@ class Room:
             self._timer = None
             return
         if self._timer is None or self._timer[0] != t["turn_no"]:
-            self._timer = (t["turn_no"], time.time() + t["seconds"] / self.speed, t["seconds"])
+            self._timer = (t["turn_no"], time.time() + t["seconds"] / self.speed, t["seconds"], t.get("colour"))
             self._publish()
         port = self.table.port
         if port is None:
@@ -568,7 +568,8 @@ class Room:
         timer = None
         if self._timer is not None and pic.get("timer"):
             timer = {"seconds_total": self._timer[2] / self.speed, "deadline_ms": int(self._timer[1] * 1000),
-                     "seat": pic["timer"].get("seat"), "text": pic["timer"].get("text", "")}
+                     "seat": pic["timer"].get("seat"), "text": pic["timer"].get("text", ""),
+                     "colour": (self._timer[3] or "").lower() or None}
         port = self.table.port
         sim = None
         if isinstance(port, SimPort):

@@ -124,9 +124,9 @@ function render() {
   document.body.dataset.over = s.over ? "1" : "0";
   $("title").textContent = pic.title;
   $("you").textContent = s.you.role === "seat" ? `${s.you.name}'s screen (seat ${s.you.seat + 1})` : "the table's screen";
-  $("status").textContent = (s.busy ? s.busy + ". " : "") + pic.status;
+  $("status").textContent = s.busy ? s.busy + "..." : "";
   drawPicture();
-  drawPlayers(pic);
+  drawAside(pic);
   drawControls();
   const t = s.timer ? Object.assign({}, s.timer, { deadline_ms: s.timer.deadline_ms + clockOffset }) : null;
   R.renderTimer($("timer"), t);
@@ -163,32 +163,12 @@ function act(m) {
   send({ op: "act", i: m.i, label: m.label });
 }
 
-function drawPlayers(pic) {
+function drawAside(pic) {
+  // the picture shows the players, scores, legend and notes; here only what it hides from this screen
   const box = $("players");
-  box.replaceChildren(el("h2", { text: "Players" }));
-  const ul = el("ul", { class: "players" });
-  for (const p of pic.players) {
-    const hex = R.colourHex ? R.colourHex(p.colour) : p.colour;
-    const chip = el("span", { class: "chip", style: `background:${hex}`, "aria-hidden": "true", text: p.glyph });
-    const li = el("li", { class: p.to_act ? "to-act" : "", "data-seat": String(p.seat) }, chip,
-      el("span", { class: "name", text: `${p.name} (${p.glyph}, ${p.colour})` }),
-      el("span", { class: "score", text: p.score === null || p.score === undefined ? "" : String(p.score) }));
-    if (p.to_act) li.append(el("span", { class: "turn", text: " to play" }));
-    if (p.facts && p.facts.length) li.append(el("div", { class: "facts", text: p.facts.join("; ") }));
-    ul.append(li);
-  }
-  box.append(ul);
-  if (pic.result) box.append(el("p", { class: "result", id: "result", text: pic.result.text }));
-  if (pic.hidden && pic.hidden.length) box.append(el("p", { class: "hidden-note", text: "Hidden from this screen: " + pic.hidden.join("; ") }));
-  if (pic.notes && pic.notes.length) box.append(el("ul", { class: "notes" }, ...pic.notes.map((n) => el("li", { text: n }))));
-  if (pic.legend && pic.legend.length) {
-    const lg = el("ul", { class: "legend" });
-    for (const e of pic.legend) {
-      const hex = e.colour && R.colourHex ? R.colourHex(e.colour) : "transparent";
-      lg.append(el("li", {}, el("span", { class: "chip", style: `background:${hex}`, text: e.glyph }), " " + e.means));
-    }
-    box.append(el("details", { class: "legend-box" }, el("summary", { text: "Legend" }), lg));
-  }
+  box.replaceChildren();
+  box.hidden = !(pic.hidden && pic.hidden.length);
+  if (!box.hidden) box.append(el("p", { class: "hidden-note", text: "Hidden from this screen: " + pic.hidden.join("; ") }));
 }
 
 function button(label, onclick, extra) {
@@ -200,7 +180,6 @@ function drawControls() {
   const box = $("controls");
   box.replaceChildren();
   if (s.over) { box.append(el("p", { class: "over", text: "The game is over." })); }
-  if (s.busy) box.append(el("p", { class: "busy", text: s.busy + "..." }));
   const land = s.landing;
   if (land && land.choices) {
     box.append(el("p", { class: "ask", id: "ambiguous", text: `The board could not tell: is the marble on ${land.choices[0]} or on ${land.choices[1]}? Click the space, or:` }));
