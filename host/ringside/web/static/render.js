@@ -104,6 +104,11 @@ function tangentRotation(d) {
   return rot;
 }
 
+/** Short labels (numbers) stay upright, so a 6 is never read as a 9. */
+function upright(lines) {
+  return Math.max(...lines.map((l) => String(l).length)) <= 3;
+}
+
 /** Words split into at most `max` lines of about `width` characters. */
 function wrap(label, width, max) {
   const words = String(label).split(/\s+/).filter(Boolean);
@@ -282,7 +287,7 @@ function ringSection(sec, pic, opts, prev, sIndex) {
     const [lx, ly] = px(RING.label + (lines.length > 1 ? 2 : 0), mid);
     const t = svg("text", {
       class: "rs-space-label", "font-size": fmt(fs), "text-anchor": "middle",
-      transform: `translate(${fmt(lx)} ${fmt(ly)}) rotate(${fmt(tangentRotation(mid))})`,
+      transform: `translate(${fmt(lx)} ${fmt(ly)}) rotate(${fmt(upright(lines) ? 0 : tangentRotation(mid))})`,
     });
     lines.forEach((line, k) => t.append(svg("tspan", {
       x: 0, y: fmt((k - (lines.length - 1) / 2) * fs * 1.1), "dominant-baseline": "central", text: line,
@@ -459,6 +464,7 @@ function gridSection(sec, pic, opts) {
   if (structured) {
     g.classList.add("rs-grid-board");
     g.style.setProperty("--rs-cols", String(Math.max(1, cols.length)));
+    g.style.maxWidth = `${Math.max(1, cols.length) * 5 + 12}em`;
   }
   for (const row of sec.rows || []) {
     const head = el("div", { class: "rs-grid-row", role: "rowheader", text: row.label });
@@ -562,7 +568,7 @@ function loopTrack(sec, pic, opts) {
     const fs = Math.max(12, Math.min(38, arc / (String(short).length * 0.62 + 0.5)));
     const [lx, ly] = px(r1 - 26, mid);
     g.append(svg("text", { class: "rs-step-label", "font-size": fmt(fs), "text-anchor": "middle", "dominant-baseline": "central",
-      transform: `translate(${fmt(lx)} ${fmt(ly)}) rotate(${fmt(tangentRotation(mid))})`, text: short }));
+      transform: `translate(${fmt(lx)} ${fmt(ly)}) rotate(${fmt(upright([String(short)]) ? 0 : tangentRotation(mid))})`, text: short }));
     const marks = st.marks || [];
     const tok = Math.min(28, (rad(w) * 130) / Math.max(1, Math.min(marks.length, 3)) - 4);
     marks.slice(0, 9).forEach((m, j) => {
