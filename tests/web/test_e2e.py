@@ -289,7 +289,7 @@ def test_lan_without_a_token_is_refused_and_so_is_another_origin(live, new_page,
 
 def test_no_console_errors_on_the_lobby_or_any_games_table(live, new_page):
     from ringside import games
-    srv = live()
+    srv = live(bot_delay=0.5)        # the computer's moves at a pace that leaves the machine free
     pg = new_page()
     pg.goto(srv.base + "/")
     pg.wait_for_selector("#game option", state="attached")

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ringside.games import Game
 
 LOG_KEEP = 120            # lines of "what happened" a page is sent
-MARBLE_EVERY_S = 0.05     # live marble positions at most this often
+MARBLE_EVERY_S = 0.1      # live marble positions at most this often
 MODES = ("sim", "typed", "screen", "board")
 MODE_WORDS = {"sim": "the simulated ring", "typed": "a real table, results entered on the page",
               "screen": "on the screen (the computer deals and draws)", "board": "a board on a serial port"}
@@ -56,6 +56,13 @@ class PacedSimPort(SimPort):
         self.on_move = on_move
         self.pace = False
         self._last_move = 0.0
+        self.result_at = None      # time.time() when the board's last landed / off_ring frame was read
+
+    def events(self) -> list:
+        fr = super().events()
+        if any(kind in ("landed", "off_ring") for _, kind, _ in fr):
+            self.result_at = time.time()
+        return fr
 
     def wait(self, ms: int) -> None:
         if not self.pace:
@@ -139,6 +146,7 @@ class Room:
         self._ambiguous = None            # (log index of the landing, [space, other])
         self._pulse = False               # something just happened (the LED mirror pulses)
         self.busy = None                  # "Cy is thinking" while the computer plays
+        self.landings: list = []          # (wall ms the board's result was read, the seq that shows it)
         self.errors = 0
         if save_path is not None:
             self.table.save()
@@ -169,14 +177,19 @@ class Room:
 
     # ----- screens (called from the server's event loop) -----
     def attach(self, screen: Screen) -> None:
+        # every push to a screen happens under the lock, so a screen gets its tables in order
         with self._lock:
             self.screens.append(screen)
             cached = self._cache.get(screen.key)
-        if cached is not None:
-            screen.push(self._stamp(cached))
-            screen.sent += 1
-        else:
+            if cached is not None:
+                self._push_state(screen, cached)
+        if cached is None:
             self._cmds.put(("hello", screen, {}))
+
+    def _push_state(self, screen: Screen, text: str) -> None:
+        """(under the lock) one table to one screen."""
+        screen.push(self._stamp(text))
+        screen.sent += 1
 
     def detach(self, screen: Screen) -> None:
         with self._lock:
@@ -214,9 +227,12 @@ class Room:
 
     def _handle(self, kind, screen, msg):
         if kind == "hello":
+            if screen.sent:          # it has had a table since it came
+                return
             text = self._state_text(screen.key)
-            screen.push(self._stamp(text))
-            screen.sent += 1
+            with self._lock:
+                if screen in self.screens and not screen.sent:
+                    self._push_state(screen, text)
             return
         op = msg.get("op")
         try:
@@ -229,8 +245,9 @@ class Room:
             stale = isinstance(e, StaleMove)
             screen.push(json.dumps({"type": "refused" if stale else "error", "text": str(e), "seq": self.seq}))
             if stale:        # the page catches up: the table as it is now
-                screen.push(self._stamp(self._state_text(screen.key)))
-                screen.sent += 1
+                text = self._state_text(screen.key)
+                with self._lock:
+                    self._push_state(screen, text)
 
     def _check_seq(self, msg):
         seq = msg.get("seq")
@@ -391,6 +408,7 @@ class Room:
         paced = isinstance(port, PacedSimPort)
         if paced:
             port.pace = True
+            port.result_at = None
         try:
             a = self.table.flick_sim(target, skill, self.rng)
         finally:
@@ -401,7 +419,11 @@ class Room:
             self._say("the board gave no result: click the space where the marble stopped")
             self._publish()
             return
+        at = getattr(port, "result_at", None)
         self._apply(seat, a)
+        if at is not None:
+            self.landings.append((at * 1000.0, self.seq))
+            del self.landings[:-1000]
 
     def _tick(self):
         g = self.game
@@ -609,14 +631,19 @@ class Room:
         """A new table for every screen: seq + 1, each screen its own viewer's state."""
         self.seq += 1
         with self._lock:
+            keys = {s.key for s in self.screens}
             self._cache = {}
-            screens = list(self.screens)
-        texts = {}
-        for s in screens:
-            if s.key not in texts:
-                texts[s.key] = self._state_text(s.key)
-            s.push(self._stamp(texts[s.key]))
-            s.sent += 1
+        texts = {k: json.dumps(self._state(k), allow_nan=False) for k in keys}
+        late = []
+        with self._lock:
+            self._cache = dict(texts)
+            for s in self.screens:
+                if s.key in texts:
+                    self._push_state(s, texts[s.key])
+                else:
+                    late.append(s)       # came while the tables were built: it gets its own
+        for s in late:
+            self._cmds.put(("hello", s, {}))
 
     # ----- for the lobby -----
     def links(self, base: str) -> dict:
@@ -636,7 +663,9 @@ class Room:
                 "health": self.health()}
 
     def rules(self) -> dict:
-        return rulebook(self.game)
+        if getattr(self, "_rules", None) is None:
+            self._rules = rulebook(self.game)
+        return self._rules
 
 
 class StaleMove(RoomError):
