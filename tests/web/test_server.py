@@ -326,3 +326,28 @@ def test_every_game_declares_a_rulebook_that_is_found():
     for name in games.names():
         rb = rulebook(games.game_class(name))
         assert rb["source"] and len(rb["lines"]) > 5, name
+
+
+def test_an_ambiguous_landing_asks_which_of_the_two_spaces(tmp_path):
+    from ringside.table import typed_action
+    from ringside.web.hub import Room, Screen
+    g = games.new("darts", ["Ann", "Bob"], seed=1)
+    room = Room("amb", g, {0: "human", 1: "human"}, "typed")      # its thread not started: driven here
+    for seat, sid in ((0, "7"), (1, "16")):                        # the flick-off: Ann is nearest
+        room._apply(seat, typed_action(room.game, sid))
+    seat = room.game.to_act()[0]
+    far = typed_action(room.game, "3")                             # 10 spaces on: a turn that counts
+    room._apply(seat, dict(far, alt="19"))
+    st = room._state(("table", None))
+    assert sorted(st["landing"]["choices"]) == ["19", "3"]
+    counted = st["landing"]["space"]
+    assert counted in ("3", "19")
+    out = []
+    screen = Screen("table", None, out.append)
+    other = "3" if counted == "19" else "19"
+    room._handle("msg", screen, {"op": "choose", "seq": room.seq, "space": "12"})
+    assert "choose" in json.loads(out[-1])["text"]
+    room._handle("msg", screen, {"op": "choose", "seq": room.seq, "space": other})
+    st = room._state(("table", None))
+    assert st["landing"]["space"] == other and st["landing"]["choices"] is None
+    assert any("corrected: the marble is on %s" % other in ln["text"] for ln in st["log"])

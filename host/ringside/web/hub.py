@@ -196,6 +196,10 @@ class Room:
             if screen in self.screens:
                 self.screens.remove(screen)
 
+    def call(self, fn: Callable[[Room], None]) -> None:
+        """fn(room) on the room's thread (the board's own results, tests, scripts)."""
+        self._cmds.put(("call", None, fn))
+
     def submit(self, screen: Screen, msg: dict) -> None:
         """A message from a page; answered on the room's thread."""
         self._cmds.put(("msg", screen, msg))
@@ -226,6 +230,9 @@ class Room:
                 self._publish()
 
     def _handle(self, kind, screen, msg):
+        if kind == "call":
+            msg(self)
+            return
         if kind == "hello":
             if screen.sent:          # it has had a table since it came
                 return
@@ -334,9 +341,8 @@ class Room:
         space = str(msg.get("space"))
         if space not in amb[1]:
             raise RoomError("choose %s" % " or ".join(amb[1]))
-        idx = amb[0]
         self._ambiguous = None
-        if self.game.log[idx][1].get("space") == space:
+        if space == amb[2]:
             self._say("the players agree: the marble is on %s" % space)
             self._after_change()
         else:
@@ -391,8 +397,8 @@ class Room:
         amb = [e for e in ev if e.get("type") == "ambiguous"]
         if amb and len(amb[0].get("spaces") or []) == 2:
             idx = self._last_ring_index()
-            if idx is not None:
-                self._ambiguous = (idx, [str(s) for s in amb[0]["spaces"]])
+            if idx is not None:      # (the landing, the two spaces, the one the game counted)
+                self._ambiguous = (idx, [str(s) for s in amb[0]["spaces"]], str(amb[0].get("space")))
         self._after_change(ev)
         return ev
 
@@ -584,7 +590,7 @@ class Room:
         if idx is not None and not g.over and self._may_play(key) and not self.busy:
             a = g.log[idx][1]
             amb = self._ambiguity()
-            landing = {"space": a.get("space") if a.get("type") == "landed" else None,
+            landing = {"space": (amb[2] if amb else a.get("space")) if a.get("type") == "landed" else None,
                        "seat": g.log[idx][0], "choices": amb[1] if amb else None,
                        "spaces": list(g.side.ids)}
         timer = None
