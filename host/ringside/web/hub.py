@@ -245,7 +245,7 @@ class Room:
         try:
             fn = getattr(self, "_op_" + op, None) if isinstance(op, str) and op.isidentifier() else None
             if fn is None:
-                raise RoomError("unknown message %r: the page sends act, flick, undo, correct, choose, sim or ping"
+                raise RoomError("unknown message %r: the page sends act, flick, chance, undo, correct, choose, sim or ping"
                                 % (op,))
             fn(screen, msg)
         except (GameError, ValueError) as e:
@@ -310,6 +310,14 @@ class Room:
         if isinstance(deg, bool) or not isinstance(deg, (int, float)) or not 1 <= deg <= hi:
             raise RoomError("aim between 1 and %d degrees" % hi)
         self._flick(req["seat"], float(deg) if d == cc.CCW else -float(deg), self.skill)
+
+    def _op_chance(self, screen, msg):
+        """At a real table's chance step: let the computer roll or draw (the game's seeded RNG)."""
+        self._check_seq(msg)
+        g = self.game
+        if g.to_act() != [CHANCE] or not self._may_play(screen.key):
+            raise RoomError("nothing is left to chance now")
+        self._apply(CHANCE, g.chance_action())
 
     def _op_undo(self, screen, msg):
         self._check_seq(msg)
@@ -613,6 +621,8 @@ class Room:
             "moves": [{"i": i, "label": m["label"], "group": m["group"], "place": m["place"],
                        "seat": m["seat"]} for i, m in enumerate(moves)],
             "flick": flick, "landing": landing, "timer": timer, "busy": self.busy,
+            "chance": (g.capabilities.chance_prompt or "chance decides") if any(
+                m["seat"] == CHANCE for m in moves) else None,
             "can_undo": bool(g.log) and (bool(mine) or role == TABLE) and not self.busy,
             "leds": {"pixels": L.pixels(g, pulse=self._pulse), "ring": L.ring_info()},
             "log": self.lines[-LOG_KEEP:], "sim": sim, "over": g.over,
@@ -718,14 +728,19 @@ def board_health(port: Any, mode: str) -> dict:
         b = port.board
         hello = b.frames_of("hello")
         h = hello[-1][2] if hello else {}
-        faults = [i for i in range(b.model.count) if b.model.fault_of(i)] if hasattr(b.model, "fault_of") else []
+        faulty: set = set()          # as the board reported them
+        for _, kind, f in b.frames:
+            if kind == "sensor_fault":
+                faulty.add(f.get("id"))
+            elif kind == "sensor_ok":
+                faulty.discard(f.get("id"))
         n = h.get("sensors", b.model.count)
-        healthy = n - len(faults) if faults else h.get("healthy", n)
+        healthy = n - len(faulty)
         out["link"] = "simulated board, in this program (firmware %s)" % h.get("fw", "?")
         out["sensors"] = "%d of %d working" % (healthy, n)
-        out["calibration"] = "calibrated %s" % (_age(port.calibrated_at) if getattr(port, "calibrated_at", None)
-                                                else "never") if b.saved_ring or getattr(port, "calibrated_at", None) \
-            else "not calibrated"
+        at = getattr(port, "calibrated_at", None)
+        out["calibration"] = ("calibrated %s" % _age(at)) if at else (
+            "calibrated (saved on the board)" if b.saved_ring else "not calibrated")
         nl = b.frames_of("not_level")
         out["level"] = ("not level: low point near %.0f degrees" % (nl[-1][2]["low"] / 100.0)) if nl else "level"
         return out

@@ -231,6 +231,10 @@ function drawControls() {
     for (const c of land.choices) box.append(button(`it is on ${c}`, () => send({ op: "choose", space: c })));
   }
   if (s.flick) box.append(flickControls(s.flick));
+  if (s.chance) {
+    box.append(el("p", { class: "ask", text: `The table: ${s.chance}. Enter what it gave, or:` }),
+      button("let the computer decide", () => send({ op: "chance" }), { class: "primary" }));
+  }
   let moves = s.moves;
   if (openPlace !== null) {
     moves = moves.filter((m) => m.place === openPlace);
