@@ -69,7 +69,7 @@ def _ids(pic: dict) -> set:
 
 
 def places(game: Game, pic: dict) -> list:
-    """The picture's ids that a legal action of the seat to act names (a space, a square):
+    """The picture's ids that a legal action of the seat to act names (a space, a square, a section):
     what the page would let that player click."""
     act = game.to_act()
     if not act or act == [CHANCE] or game.over:
@@ -77,7 +77,7 @@ def places(game: Game, pic: dict) -> list:
     ids = _ids(pic)
     found = []
     for a in game.legal_actions(act[0]):
-        for k in ("space", "square"):
+        for k in ("space", "square", "section"):
             v = a.get(k)
             if v is not None and str(v) in ids and str(v) not in found:
                 found.append(str(v))

@@ -256,7 +256,7 @@ function labelFit(sp) {
 
 function ringSection(sec, pic, opts, prev, sIndex) {
   const pat = patternDefs();
-  const size = 250;
+  const size = (opts.choices || []).length ? 256 : 232;
   const root = svg("svg", {
     class: "rs-ring", viewBox: `${-size} ${-size} ${2 * size} ${2 * size}`, role: "group",
     "aria-label": sec.title,
@@ -490,6 +490,10 @@ function gridSection(sec, pic, opts) {
         }
         c.append(el("span", { class: "rs-cell-text", text: String(cell.text ?? "") }));
       }
+      if ((cell.marks || []).length) {
+        c.append(el("span", { class: "rs-cell-marks" }, cell.marks.map((m) =>
+          tokenSvg(m.seat, m.colour, markGlyph(pic, m), markTitle(pic, m), 24))));
+      }
       const words = `${id ?? ""} ${String(cell.text ?? "").trim()}`.trim();
       if (words) c.title = words;
       if (id !== undefined && id !== null) clickable(c, id, "cell", opts, `square ${id}`);
@@ -540,7 +544,7 @@ function loopTrack(sec, pic, opts) {
   const beside = all.filter((s) => s.beside);
   const box = el("div", { class: "rs-track-loop" });
   const pat = patternDefs();
-  const size = 250, r0 = 95, r1 = 225;
+  const size = 230, r0 = 95, r1 = 225;
   const s = svg("svg", { class: "rs-wheel", viewBox: `${-size} ${-size} ${2 * size} ${2 * size}`, role: "group",
     "aria-label": sec.title }, pat.defs);
   const n = Math.max(1, on.length), w = 360 / n;
