@@ -219,6 +219,23 @@ def test_a_correction_by_clicking_a_space(live, new_page):
     assert st["landing"]["space"] == "16"
     assert any("corrected: the marble is on 16" in ln["text"] for ln in st["log"])
     assert "corrected: the marble is on 16" in pg.inner_text("#happened")
+    # Bob's flick-off, then a turn the board could not tell between 3 and 19: the page asks
+    before = seq(pg)
+    pg.locator("[data-space='20']").first.click()
+    wait_seq_after(pg, before)
+    from ringside.table import typed_action
+    before = seq(pg)
+    room.call(lambda r: r._apply(r.game.to_act()[0], dict(typed_action(r.game, "3"), alt="19")))
+    wait_seq_after(pg, before)
+    pg.wait_for_selector("#ambiguous")
+    counted = state(pg)["landing"]["space"]
+    other = "3" if counted == "19" else "19"
+    before = seq(pg)
+    pg.locator("[data-space='%s']" % other).first.click()
+    wait_seq_after(pg, before)
+    st = state(pg)
+    assert st["landing"]["space"] == other and st["landing"]["choices"] is None
+    assert pg.locator("#ambiguous").count() == 0
     assert pg.errors == []
 
 
@@ -289,7 +306,7 @@ def test_lan_without_a_token_is_refused_and_so_is_another_origin(live, new_page,
 
 def test_no_console_errors_on_the_lobby_or_any_games_table(live, new_page):
     from ringside import games
-    srv = live()
+    srv = live(bot_delay=0.5)        # the computer's moves at a pace that leaves the machine free
     pg = new_page()
     pg.goto(srv.base + "/")
     pg.wait_for_selector("#game option", state="attached")

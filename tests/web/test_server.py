@@ -140,7 +140,7 @@ def test_bad_messages_get_a_clear_line_and_change_nothing(make_client):
     with c.websocket_connect("%s/ws/%s" % (WS, room["room"])) as ws:
         m = recv(ws)
         for text, words in [("{oops", "not JSON"), ("[1, 2]", "JSON object"),
-                            (json.dumps({"op": "dance"}), "unknown message"),
+                            (json.dumps({"op": "dance"}), "unknown message"), (json.dumps({"op": "__init__"}), "unknown message"),
                             (json.dumps({"op": "act", "seq": m["seq"], "i": 999}), "no move"),
                             (json.dumps({"op": "act", "i": 0}), "seq"),
                             (json.dumps({"op": "flick", "seq": m["seq"], "dir": "cw", "deg": 100}), "flick"),
@@ -326,3 +326,68 @@ def test_every_game_declares_a_rulebook_that_is_found():
     for name in games.names():
         rb = rulebook(games.game_class(name))
         assert rb["source"] and len(rb["lines"]) > 5, name
+
+
+def test_an_ambiguous_landing_asks_which_of_the_two_spaces(tmp_path):
+    from ringside.table import typed_action
+    from ringside.web.hub import Room, Screen
+    g = games.new("darts", ["Ann", "Bob"], seed=1)
+    room = Room("amb", g, {0: "human", 1: "human"}, "typed")      # its thread not started: driven here
+    for seat, sid in ((0, "7"), (1, "16")):                        # the flick-off: Ann is nearest
+        room._apply(seat, typed_action(room.game, sid))
+    seat = room.game.to_act()[0]
+    far = typed_action(room.game, "3")                             # 10 spaces on: a turn that counts
+    room._apply(seat, dict(far, alt="19"))
+    st = room._state(("table", None))
+    assert sorted(st["landing"]["choices"]) == ["19", "3"]
+    counted = st["landing"]["space"]
+    assert counted in ("3", "19")
+    out = []
+    screen = Screen("table", None, out.append)
+    other = "3" if counted == "19" else "19"
+    room._handle("msg", screen, {"op": "choose", "seq": room.seq, "space": "12"})
+    assert "choose" in json.loads(out[-1])["text"]
+    room._handle("msg", screen, {"op": "choose", "seq": room.seq, "space": other})
+    st = room._state(("table", None))
+    assert st["landing"]["space"] == other and st["landing"]["choices"] is None
+    assert any("corrected: the marble is on %s" % other in ln["text"] for ln in st["log"])
+
+
+def test_at_a_real_table_chance_is_entered_or_left_to_the_computer(make_client):
+    c = make_client()
+    room = new_room(c, game="doubles", players=[{"name": "Ann"}, {"name": "Bob"}], ring="typed")
+    with c.websocket_connect("%s/ws/%s" % (WS, room["room"])) as ws:
+        m = recv(ws)
+        assert m["chance"] and m["moves"] and all(x["seat"] == "chance" for x in m["moves"])
+        ws.send_text(json.dumps({"op": "chance", "seq": m["seq"]}))
+        m2 = recv(ws, until=lambda x: x["seq"] > m["seq"])
+        assert m2["log"] and m2["picture"]["status"] != m["picture"]["status"]
+        ws.send_text(json.dumps({"op": "chance", "seq": m["seq"]}))          # from the old table
+        assert "changed since" in recv(ws, want="refused")["text"]
+    darts = new_room(c, players=[{"name": "Ann"}, {"name": "Bob"}], ring="typed")
+    with c.websocket_connect("%s/ws/%s" % (WS, darts["room"])) as ws:
+        m = recv(ws)
+        assert m["chance"] is None
+        ws.send_text(json.dumps({"op": "chance", "seq": m["seq"]}))
+        assert "nothing is left to chance" in recv(ws, want="error")["text"]
+
+
+def test_the_simulated_ring_from_the_page_place_tilt_and_a_sensor_fault(make_client):
+    c = make_client()
+    room = new_room(c)
+    with c.websocket_connect("%s/ws/%s" % (WS, room["room"])) as ws:
+        m = recv(ws, until=lambda x: x["flick"] is not None)
+        assert m["sim"]["sensors"] == 12 and "dead" in m["sim"]["faults"] and "7" in m["sim"]["spaces"]
+        for msg, words in [({"what": "place", "space": "5"}, "set down on 5"),
+                           ({"what": "tilt", "deg": 1.0, "low": 90}, "tilts 1.0 degrees"),
+                           ({"what": "fault", "sensor": 3, "kind": "dead"}, "sensor 3: dead")]:
+            ws.send_text(json.dumps(dict(msg, op="sim")))
+            x = recv(ws, until=lambda s, w=words: any(w in ln["text"] for ln in s["log"]))
+            assert x["flick"] is not None          # the game waits as it was
+        for bad in ({"what": "fault", "sensor": 99, "kind": "dead"}, {"what": "tilt", "deg": 40},
+                    {"what": "place", "space": "nowhere"}, {"what": "explode"}):
+            ws.send_text(json.dumps(dict(bad, op="sim")))
+            assert recv(ws, want="error")["text"]
+    health = c.get("/api/rooms/%s" % room["room"]).json()["health"]
+    assert health["sensors"] == "11 of 12 working", health
+    assert health["level"].startswith("level") or health["level"].startswith("not level")

@@ -36,7 +36,7 @@ if TYPE_CHECKING:
     from ringside.games import Game
 
 LOG_KEEP = 120            # lines of "what happened" a page is sent
-MARBLE_EVERY_S = 0.05     # live marble positions at most this often
+MARBLE_EVERY_S = 0.1      # live marble positions at most this often
 MODES = ("sim", "typed", "screen", "board")
 MODE_WORDS = {"sim": "the simulated ring", "typed": "a real table, results entered on the page",
               "screen": "on the screen (the computer deals and draws)", "board": "a board on a serial port"}
@@ -56,6 +56,13 @@ class PacedSimPort(SimPort):
         self.on_move = on_move
         self.pace = False
         self._last_move = 0.0
+        self.result_at = None      # time.time() when the board's last landed / off_ring frame was read
+
+    def events(self) -> list:
+        fr = super().events()
+        if any(kind in ("landed", "off_ring") for _, kind, _ in fr):
+            self.result_at = time.time()
+        return fr
 
     def wait(self, ms: int) -> None:
         if not self.pace:
@@ -139,6 +146,7 @@ class Room:
         self._ambiguous = None            # (log index of the landing, [space, other])
         self._pulse = False               # something just happened (the LED mirror pulses)
         self.busy = None                  # "Cy is thinking" while the computer plays
+        self.landings: list = []          # (wall ms the board's result was read, the seq that shows it)
         self.errors = 0
         if save_path is not None:
             self.table.save()
@@ -169,19 +177,28 @@ class Room:
 
     # ----- screens (called from the server's event loop) -----
     def attach(self, screen: Screen) -> None:
+        # every push to a screen happens under the lock, so a screen gets its tables in order
         with self._lock:
             self.screens.append(screen)
             cached = self._cache.get(screen.key)
-        if cached is not None:
-            screen.push(self._stamp(cached))
-            screen.sent += 1
-        else:
+            if cached is not None:
+                self._push_state(screen, cached)
+        if cached is None:
             self._cmds.put(("hello", screen, {}))
+
+    def _push_state(self, screen: Screen, text: str) -> None:
+        """(under the lock) one table to one screen."""
+        screen.push(self._stamp(text))
+        screen.sent += 1
 
     def detach(self, screen: Screen) -> None:
         with self._lock:
             if screen in self.screens:
                 self.screens.remove(screen)
+
+    def call(self, fn: Callable[[Room], None]) -> None:
+        """fn(room) on the room's thread (the board's own results, tests, scripts)."""
+        self._cmds.put(("call", None, fn))
 
     def submit(self, screen: Screen, msg: dict) -> None:
         """A message from a page; answered on the room's thread."""
@@ -213,24 +230,31 @@ class Room:
                 self._publish()
 
     def _handle(self, kind, screen, msg):
+        if kind == "call":
+            msg(self)
+            return
         if kind == "hello":
+            if screen.sent:          # it has had a table since it came
+                return
             text = self._state_text(screen.key)
-            screen.push(self._stamp(text))
-            screen.sent += 1
+            with self._lock:
+                if screen in self.screens and not screen.sent:
+                    self._push_state(screen, text)
             return
         op = msg.get("op")
         try:
             fn = getattr(self, "_op_" + op, None) if isinstance(op, str) and op.isidentifier() else None
             if fn is None:
-                raise RoomError("unknown message %r: the page sends act, flick, undo, correct, choose, sim or ping"
+                raise RoomError("unknown message %r: the page sends act, flick, chance, undo, correct, choose, sim or ping"
                                 % (op,))
             fn(screen, msg)
         except (GameError, ValueError) as e:
             stale = isinstance(e, StaleMove)
             screen.push(json.dumps({"type": "refused" if stale else "error", "text": str(e), "seq": self.seq}))
             if stale:        # the page catches up: the table as it is now
-                screen.push(self._stamp(self._state_text(screen.key)))
-                screen.sent += 1
+                text = self._state_text(screen.key)
+                with self._lock:
+                    self._push_state(screen, text)
 
     def _check_seq(self, msg):
         seq = msg.get("seq")
@@ -287,6 +311,14 @@ class Room:
             raise RoomError("aim between 1 and %d degrees" % hi)
         self._flick(req["seat"], float(deg) if d == cc.CCW else -float(deg), self.skill)
 
+    def _op_chance(self, screen, msg):
+        """At a real table's chance step: let the computer roll or draw (the game's seeded RNG)."""
+        self._check_seq(msg)
+        g = self.game
+        if g.to_act() != [CHANCE] or not self._may_play(screen.key):
+            raise RoomError("nothing is left to chance now")
+        self._apply(CHANCE, g.chance_action())
+
     def _op_undo(self, screen, msg):
         self._check_seq(msg)
         mine = self.actors(screen.key)
@@ -317,9 +349,8 @@ class Room:
         space = str(msg.get("space"))
         if space not in amb[1]:
             raise RoomError("choose %s" % " or ".join(amb[1]))
-        idx = amb[0]
         self._ambiguous = None
-        if self.game.log[idx][1].get("space") == space:
+        if space == amb[2]:
             self._say("the players agree: the marble is on %s" % space)
             self._after_change()
         else:
@@ -374,8 +405,8 @@ class Room:
         amb = [e for e in ev if e.get("type") == "ambiguous"]
         if amb and len(amb[0].get("spaces") or []) == 2:
             idx = self._last_ring_index()
-            if idx is not None:
-                self._ambiguous = (idx, [str(s) for s in amb[0]["spaces"]])
+            if idx is not None:      # (the landing, the two spaces, the one the game counted)
+                self._ambiguous = (idx, [str(s) for s in amb[0]["spaces"]], str(amb[0].get("space")))
         self._after_change(ev)
         return ev
 
@@ -391,6 +422,7 @@ class Room:
         paced = isinstance(port, PacedSimPort)
         if paced:
             port.pace = True
+            port.result_at = None
         try:
             a = self.table.flick_sim(target, skill, self.rng)
         finally:
@@ -401,7 +433,11 @@ class Room:
             self._say("the board gave no result: click the space where the marble stopped")
             self._publish()
             return
+        at = getattr(port, "result_at", None)
         self._apply(seat, a)
+        if at is not None:
+            self.landings.append((at * 1000.0, self.seq))
+            del self.landings[:-1000]
 
     def _tick(self):
         g = self.game
@@ -562,7 +598,7 @@ class Room:
         if idx is not None and not g.over and self._may_play(key) and not self.busy:
             a = g.log[idx][1]
             amb = self._ambiguity()
-            landing = {"space": a.get("space") if a.get("type") == "landed" else None,
+            landing = {"space": (amb[2] if amb else a.get("space")) if a.get("type") == "landed" else None,
                        "seat": g.log[idx][0], "choices": amb[1] if amb else None,
                        "spaces": list(g.side.ids)}
         timer = None
@@ -585,6 +621,8 @@ class Room:
             "moves": [{"i": i, "label": m["label"], "group": m["group"], "place": m["place"],
                        "seat": m["seat"]} for i, m in enumerate(moves)],
             "flick": flick, "landing": landing, "timer": timer, "busy": self.busy,
+            "chance": (g.capabilities.chance_prompt or "chance decides") if any(
+                m["seat"] == CHANCE for m in moves) else None,
             "can_undo": bool(g.log) and (bool(mine) or role == TABLE) and not self.busy,
             "leds": {"pixels": L.pixels(g, pulse=self._pulse), "ring": L.ring_info()},
             "log": self.lines[-LOG_KEEP:], "sim": sim, "over": g.over,
@@ -609,14 +647,19 @@ class Room:
         """A new table for every screen: seq + 1, each screen its own viewer's state."""
         self.seq += 1
         with self._lock:
+            keys = {s.key for s in self.screens}
             self._cache = {}
-            screens = list(self.screens)
-        texts = {}
-        for s in screens:
-            if s.key not in texts:
-                texts[s.key] = self._state_text(s.key)
-            s.push(self._stamp(texts[s.key]))
-            s.sent += 1
+        texts = {k: json.dumps(self._state(k), allow_nan=False) for k in keys}
+        late = []
+        with self._lock:
+            self._cache = dict(texts)
+            for s in self.screens:
+                if s.key in texts:
+                    self._push_state(s, texts[s.key])
+                else:
+                    late.append(s)       # came while the tables were built: it gets its own
+        for s in late:
+            self._cmds.put(("hello", s, {}))
 
     # ----- for the lobby -----
     def links(self, base: str) -> dict:
@@ -636,7 +679,9 @@ class Room:
                 "health": self.health()}
 
     def rules(self) -> dict:
-        return rulebook(self.game)
+        if getattr(self, "_rules", None) is None:
+            self._rules = rulebook(self.game)
+        return self._rules
 
 
 class StaleMove(RoomError):
@@ -683,14 +728,19 @@ def board_health(port: Any, mode: str) -> dict:
         b = port.board
         hello = b.frames_of("hello")
         h = hello[-1][2] if hello else {}
-        faults = [i for i in range(b.model.count) if b.model.fault_of(i)] if hasattr(b.model, "fault_of") else []
+        faulty: set = set()          # as the board reported them
+        for _, kind, f in b.frames:
+            if kind == "sensor_fault":
+                faulty.add(f.get("id"))
+            elif kind == "sensor_ok":
+                faulty.discard(f.get("id"))
         n = h.get("sensors", b.model.count)
-        healthy = n - len(faults) if faults else h.get("healthy", n)
+        healthy = n - len(faulty)
         out["link"] = "simulated board, in this program (firmware %s)" % h.get("fw", "?")
         out["sensors"] = "%d of %d working" % (healthy, n)
-        out["calibration"] = "calibrated %s" % (_age(port.calibrated_at) if getattr(port, "calibrated_at", None)
-                                                else "never") if b.saved_ring or getattr(port, "calibrated_at", None) \
-            else "not calibrated"
+        at = getattr(port, "calibrated_at", None)
+        out["calibration"] = ("calibrated %s" % _age(at)) if at else (
+            "calibrated (saved on the board)" if b.saved_ring else "not calibrated")
         nl = b.frames_of("not_level")
         out["level"] = ("not level: low point near %.0f degrees" % (nl[-1][2]["low"] / 100.0)) if nl else "level"
         return out

@@ -218,7 +218,7 @@ def create_app(cfg: Config, rooms: LB.Rooms | None = None) -> Starlette:
         if old is not None:
             old.stop()
         rooms.add(room)
-        return JSONResponse(room_json(room))
+        return JSONResponse(await asyncio.to_thread(room_json, room))
 
     def room_json(room) -> dict:
         links = room.links(cfg.base)
@@ -241,7 +241,7 @@ def create_app(cfg: Config, rooms: LB.Rooms | None = None) -> Starlette:
             data = room.summary()
             data["links"] = {"seats": [s for s in room.links(cfg.base)["seats"] if s["seat"] == v[1]]}
             return JSONResponse(data)
-        return JSONResponse(room_json(room))
+        return JSONResponse(await asyncio.to_thread(room_json, room))
 
     async def api_rules(request: Request):
         bad = guard(request)
@@ -252,7 +252,7 @@ def create_app(cfg: Config, rooms: LB.Rooms | None = None) -> Starlette:
             return refuse("there is no game %r here" % request.path_params["rid"], 404)
         if viewer(request, room) is None:
             return refuse("403: a token is needed")
-        return JSONResponse(room.rules())
+        return JSONResponse(await asyncio.to_thread(room.rules))
 
     async def ws_table(ws: WebSocket):
         if not _host_ok(cfg, ws) or not _origin_ok(ws):

@@ -7,6 +7,7 @@ Tokens are 128 random bits (secrets.token_urlsafe), compared in constant time.
 """
 from __future__ import annotations
 
+import functools
 import hmac
 import secrets
 
@@ -44,6 +45,7 @@ class RoomTokens:
         return None
 
 
+@functools.lru_cache(maxsize=256)
 def qr_svg(text: str) -> str | None:
     """The text as a QR code, an SVG string (segno); None if segno is missing."""
     try:

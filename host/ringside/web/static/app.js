@@ -21,7 +21,8 @@ let rolling = false;       // the marble is moving (live positions arrive)
 const MENU_MAX = 24;
 
 // for tests and scripts: every message this page received, and a way to send one
-window.ringside = { messages: [], state: () => state, send: (m) => send(m, true) };
+window.ringside = { messages: [], shown: [], received: [], render_ms: [], state: () => state, send: (m) => send(m, true) };
+function mark(name) { try { performance.mark(name); } catch (e) { /* marks are for measuring only */ } }
 
 function query(extra) {
   const q = new URLSearchParams();
@@ -57,7 +58,7 @@ function connect() {
   const proto = location.protocol === "https:" ? "wss:" : "ws:";
   ws = new WebSocket(`${proto}//${location.host}/ws/${encodeURIComponent(rid)}${query()}`);
   setConn("connecting");
-  ws.onopen = () => { retry = 300; setConn("live"); };
+  ws.onopen = () => { retry = 300; setConn("live"); mark("ringside-open"); };
   ws.onmessage = (ev) => {
     let msg;
     try { msg = JSON.parse(ev.data); } catch (e) { return; }
@@ -88,19 +89,62 @@ function send(msg, raw) {
   return true;
 }
 
-function receive(msg) {
-  if (msg.type === "state") {
+// Tables and marble positions are drawn at most once a frame: a page that falls behind (a
+// slow phone, many updates at once) draws the latest table, never a queue of old ones.
+let pending = null;        // the latest state not yet drawn, and the seqs it supersedes
+let pendingSeqs = [];
+let marbleAt = undefined;
+let frameAsked = false;
+
+function askFrame() {
+  if (frameAsked) return;
+  frameAsked = true;
+  let done = false;
+  const go = () => { if (done) return; done = true; frameAsked = false; frame(); };
+  requestAnimationFrame(go);
+  setTimeout(go, 100);       // a page the browser does not paint still keeps up
+}
+
+function frame() {
+  if (pending) {
+    const msg = pending, seqs = pendingSeqs;
+    pending = null; pendingSeqs = [];
     const prev = state;
-    if (typeof msg.now_ms === "number") clockOffset = Date.now() - msg.now_ms;
     state = msg;
     if (!prev || prev.seq !== msg.seq) { openGroup = null; openPlace = null; }
     if (correcting && !msg.landing) correcting = false;
+    if (!prev) mark("ringside-state");
     sounds(prev, msg);
+    const t0 = performance.now();
     render();
+    window.ringside.render_ms.push(performance.now() - t0);
+    if (window.ringside.render_ms.length > 2000) window.ringside.render_ms.splice(0, 500);
+    if (!prev) mark("ringside-drawn");
+    // when each table was on the screen (the bench's landed-to-shown and order checks)
+    const t = performance.timeOrigin + performance.now();
+    for (const s of seqs) window.ringside.shown.push([s, t]);
+    if (window.ringside.shown.length > 5000) window.ringside.shown.splice(0, 1000);
+  }
+  if (marbleAt !== undefined) {
+    const deg = marbleAt;
+    marbleAt = undefined;
+    if (R.setMarble && deg !== null && state) R.setMarble($("picture"), deg, null);
+  }
+}
+
+function receive(msg) {
+  if (msg.type === "state") {
+    if (typeof msg.now_ms === "number") clockOffset = Date.now() - msg.now_ms;
+    pending = msg;
+    pendingSeqs.push(msg.seq);
+    window.ringside.received.push([msg.seq, performance.timeOrigin + performance.now()]);
+    if (window.ringside.received.length > 5000) window.ringside.received.splice(0, 1000);
+    marbleAt = undefined;            // the table itself says where the marble is now
+    askFrame();
   } else if (msg.type === "marble") {
     rolling = true;
-    const root = $("picture");
-    if (R.setMarble && msg.deg !== null) R.setMarble(root, msg.deg, null);
+    marbleAt = msg.deg;
+    askFrame();
   } else if (msg.type === "refused") {
     banner(msg.text, "refused");
   } else if (msg.type === "error") {
@@ -130,7 +174,8 @@ function render() {
   drawControls();
   const t = s.timer ? Object.assign({}, s.timer, { deadline_ms: s.timer.deadline_ms + clockOffset }) : null;
   R.renderTimer($("timer"), t);
-  R.renderLeds($("leds"), s.leds.pixels, s.leds.ring);
+  const leds = JSON.stringify(s.leds);
+  if (leds !== lastLeds) { lastLeds = leds; R.renderLeds($("leds"), s.leds.pixels, s.leds.ring); }
   drawHappened(s.log);
   drawSim();
 }
@@ -186,6 +231,10 @@ function drawControls() {
     for (const c of land.choices) box.append(button(`it is on ${c}`, () => send({ op: "choose", space: c })));
   }
   if (s.flick) box.append(flickControls(s.flick));
+  if (s.chance) {
+    box.append(el("p", { class: "ask", text: `The table: ${s.chance}. Enter what it gave, or:` }),
+      button("let the computer decide", () => send({ op: "chance" }), { class: "primary" }));
+  }
   let moves = s.moves;
   if (openPlace !== null) {
     moves = moves.filter((m) => m.place === openPlace);
@@ -251,6 +300,7 @@ function flickControls(f) {
 }
 
 let shownLines = -1;
+let lastLeds = null;
 function drawHappened(lines) {
   const ol = $("happened");
   const last = lines.length ? lines[lines.length - 1].n : 0;
