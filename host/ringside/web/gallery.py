@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 SETUPS = (
     ("darts", "darts", ["Ann", "Bob", "Cy"], {}, 3, 14, None, "Darts after a few flicks each: cubes in three colours"),
     ("darts-start", "darts", ["Ann", "Bob"], {}, 1, 0, None, "Darts at the start: the flick-off"),
+    ("darts-over", "darts", ["Ann", "Bob"], {}, 1, 100, None, "Darts at its end: the winner and the scores"),
     ("wildwest", "wildwest", ["Ann", "Bob", "Cy"], {}, 2, 16, None, "Wild West a few turns in"),
     ("doubles", "doubles", ["Ann", "Bob"], {}, 5, 16, None, "Doubles with pieces on the board, a turn timed"),
     ("doubles-3", "doubles", ["Ann", "Bob", "Cy"], {}, 7, 10, None, "Doubles for three: three rows in play"),

@@ -363,7 +363,9 @@ function animateMarble(st, info) {
     st.current[info.key] = to;
     return;
   }
-  const ms = Math.max(150, Math.min(900, Math.abs(delta) * 4));
+  // a new picture glides the marble over up to 0.9 s; live positions (setMarble) only bridge
+  // the time between two reports of the board
+  const ms = info.live ? Math.max(40, Math.min(200, Math.abs(delta) * 2)) : Math.max(150, Math.min(900, Math.abs(delta) * 4));
   const t0 = performance.now();
   placeMarble(info.node, from);
   const stepFn = (now) => {
@@ -387,7 +389,7 @@ export function setMarble(root, deg, space) {
   const key = "ring0";
   if (st.raf[key]) cancelAnimationFrame(st.raf[key]);
   if (space !== undefined) node.setAttribute("data-marble-space", space ?? "");
-  animateMarble(st, { key, node, from: st.current[key] ?? st.marbles[key] ?? deg, to: Number(deg) });
+  animateMarble(st, { key, node, from: st.current[key] ?? st.marbles[key] ?? deg, to: Number(deg), live: true });
 }
 
 // ----- grids ----------------------------------------------------------------------------------
