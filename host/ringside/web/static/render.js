@@ -246,17 +246,33 @@ function raise(parent, sel) {
 
 const RING = { r0: 138, r1: 222, label: 194, marble: 156, marbleR: 10, cube: 26, cubeR: 118 };
 
-/** A space's label in lines and the largest font that fits its arc and the band. */
+/** A space's label: in one or two lines, along the ring or (a long word in a narrow space)
+ *  across it, at the largest font that fits; {lines, fs, radial}. */
 function labelFit(sp) {
   const w = span(Number(sp.start_deg), Number(sp.end_deg));
-  const arc = rad(w) * RING.label * 0.9;
+  const arc = rad(w) * (RING.label - 16) * 0.92;        // the arc at the text's inner edge
+  const band = RING.r1 - RING.r0 - 12;
   const one = String(sp.label);
-  const fit = (lines) => {
-    const longest = Math.max(...lines.map((l) => l.length), 1);
-    return Math.max(9, Math.min(arc / (longest * 0.6), (RING.r1 - RING.r0 - 34) / (lines.length * 1.1)));
-  };
-  const a = [one], b = wrap(one, Math.ceil(one.length / 2), 2);
-  return fit(b) > fit(a) * 1.15 ? { lines: b, fs: fit(b) } : { lines: a, fs: fit(a) };
+  const longest = (lines) => Math.max(...lines.map((l) => l.length), 1);
+  const along = (lines) => Math.min(arc / (longest(lines) * 0.66), (band - 22) / (lines.length * 1.1));
+  const across = (lines) => Math.min(band / (longest(lines) * 0.66), arc / (lines.length * 1.12));
+  const two = wrap(one, Math.ceil(one.length / 2), 2);
+  const options = [[one], two].flatMap((lines) => [
+    { lines, fs: along(lines), radial: false }, { lines, fs: across(lines), radial: true }]);
+  // along the ring (easier to read) unless that is too small and across is clearly larger
+  const pick = (list) => list.reduce((x, y) => (y.fs * (y.lines.length > 1 ? 0.9 : 1) > x.fs * (x.lines.length > 1 ? 0.9 : 1) ? y : x));
+  const al = pick(options.filter((o) => !o.radial)), ac = pick(options.filter((o) => o.radial));
+  const best = al.fs < 15 && ac.fs > al.fs * 1.3 ? ac : al;
+  return { lines: best.lines, fs: Math.max(9, best.fs), radial: best.radial && !upright(best.lines) };
+}
+
+/** Text turned to run across the ring (along the radius) at angle d, never upside down. */
+function radialRotation(d) {
+  let rot = -d;
+  rot = ((rot + 180) % 360 + 360) % 360 - 180;
+  if (rot > 90) rot -= 180;
+  if (rot < -90) rot += 180;
+  return rot;
 }
 
 function ringSection(sec, pic, opts, prev, sIndex) {
@@ -284,10 +300,12 @@ function ringSection(sec, pic, opts, prev, sIndex) {
     g.append(svg("path", { d: sectorPath(a, w, RING.r0, RING.r1), class: "rs-space-area" }));
     const lines = fits[i].lines;
     const fs = Math.min(common, fits[i].fs);
-    const [lx, ly] = px(RING.label + (lines.length > 1 ? 2 : 0), mid);
+    const radial = fits[i].radial;
+    const [lx, ly] = px(radial ? (RING.r0 + RING.r1) / 2 : RING.label + (lines.length > 1 ? 2 : 0), mid);
+    const turn = upright(lines) ? 0 : radial ? radialRotation(mid) : tangentRotation(mid);
     const t = svg("text", {
       class: "rs-space-label", "font-size": fmt(fs), "text-anchor": "middle",
-      transform: `translate(${fmt(lx)} ${fmt(ly)}) rotate(${fmt(upright(lines) ? 0 : tangentRotation(mid))})`,
+      transform: `translate(${fmt(lx)} ${fmt(ly)}) rotate(${fmt(turn)})`,
     });
     lines.forEach((line, k) => t.append(svg("tspan", {
       x: 0, y: fmt((k - (lines.length - 1) / 2) * fs * 1.1), "dominant-baseline": "central", text: line,
