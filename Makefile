@@ -19,7 +19,7 @@ $(STAMP): requirements.txt requirements-board.txt requirements-stubs.txt pyproje
 venv: $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/ringside play darts --players You --bots Cy:good --sim
+	$(VENV)/bin/ringside serve --game darts --players You --bots Cy:good --sim
 
 run-ring: $(STAMP)
 	$(VENV)/bin/ringside play-ring

@@ -143,6 +143,14 @@ def cmd_solo(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_page(args: argparse.Namespace) -> int:
+    from ringside.web import bench
+    _print(bench.run(viewers=args.viewers, landings=args.landings, loads=args.loads, seed=args.seed,
+                     speed=args.speed, sensor_model="ideal" if args.ideal else "physical",
+                     calibrate=not args.no_calibrate), args.json)
+    return 0
+
+
 def _games(text: str) -> int:
     """A number of games: a whole number from 1 (argparse says so in one line)."""
     import argparse
@@ -242,3 +250,13 @@ def register(sub: argparse._SubParsersAction) -> None:
                     help="the solo players' start on the quadrant tracks (4 suggested)")
     so.add_argument("--json", action="store_true")
     so.set_defaults(func=cmd_solo)
+    pg = bs.add_parser("page", help="the table page in chromium: landed-to-shown latency, first load, 8 viewers")
+    pg.add_argument("--viewers", type=int, default=8, help="browsers watching one game")
+    pg.add_argument("--landings", type=int, default=20, help="landings to time")
+    pg.add_argument("--loads", type=int, default=5, help="page loads to time")
+    pg.add_argument("--seed", type=int, default=1)
+    pg.add_argument("--speed", type=float, default=4.0, help="the simulated ring's clock against the wall's")
+    pg.add_argument("--ideal", action="store_true", help="the ideal sensor model")
+    pg.add_argument("--no-calibrate", action="store_true", help="skip calibrating the simulated ring")
+    pg.add_argument("--json", action="store_true")
+    pg.set_defaults(func=cmd_page)

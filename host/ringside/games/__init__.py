@@ -198,6 +198,9 @@ class Game:
     actions: dict = {}
     RING_ACTIONS = RING_ACTIONS       # for engines on the ring: dict(Game.RING_ACTIONS, ...)
     capabilities = Capabilities()
+    # the rulebook a screen shows beside the table: (file in seeds/, the heading its text starts
+    # at or None for the top, the heading after its end or None for the end); None: no rulebook
+    rulebook: tuple | None = None
 
     def __init__(self, players: list[str], seed: int | None = None, options: dict | None = None):
         players = list(players)

@@ -50,7 +50,7 @@ SECTIONS (each a dict with "kind" and "title"; made with the helpers below):
 A mark or a cell is {"text": str, "seat": int | None, "colour": colour name | None}; a cell
 may add "glyph". Colours are names from COLOUR_RGB, so every screen and the LEDs agree.
 A grid cell may also add (for a page that draws the board, the terminal prints "text"):
-"id" (what a click on it names: a square), "fill" (the square's own colour: Doubles'
+"id" (what a click on it names: a square), "marks" (pieces standing in it), "fill" (the square's own colour: Doubles'
 yellow squares), "off": True (not in play), and "piece": {"pattern", "points", "facing"}
 (the pattern a piece is printed with: "crosshatched" | "dotted" | "plain" | "black"; the
 corner it faces: "lower-right" ...). A grid row may add "colour" and "in_play": False.

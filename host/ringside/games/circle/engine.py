@@ -49,6 +49,7 @@ def start_squares(n: int) -> tuple[int, int]:
 class Circle(Game):
     name = "circle"
     title = "The Circle"
+    rulebook = ("002_a849dcb173c2f371.txt", None, None)    # seeds/: file, first heading, next heading
     min_players = 3
     max_players = 6
     default_options = {"data": None}

@@ -50,6 +50,7 @@ def _rank_values(box: list, players: int, highlighted: int) -> list:
 class Circleville(Game):
     name = "circleville"
     title = "Squaring Circleville"
+    rulebook = ("000_9f93764fc2dea436.txt", None, "Glossary")    # solo mode included
     min_players = 2
     max_players = 4
     # the solo rules (solo/framework.py) register themselves here when the package loads

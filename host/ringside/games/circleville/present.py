@@ -181,11 +181,20 @@ def _cell(game, v, s, glyph):
         text = "%d done: %d/%d built, %d/%d beautified%s" % (s["number"], built, len(s["plots"]), beau,
                                                              len(s["beautify"]), tail)
         first = s["number_cube"]
-        return dict(P.mark(text, first, seat_colour(first) if first is not None else None), glyph=str(s["number"]))
+        return dict(P.mark(text, first, seat_colour(first) if first is not None else None), glyph=str(s["number"]),
+                    **_cell_extra(v, s, glyph))
     razed = sum(1 for x in s["structures"] if x.endswith("*"))
     structs = ", razed %d/%d" % (razed, len(s["structures"])) if s["structures"] else ""
     text = "%d: red %s, blue %s%s%s" % (s["number"], s["red"], s["blue"], structs, tail)
-    return dict(P.mark(text), glyph=str(s["number"]))
+    return dict(P.mark(text), glyph=str(s["number"]), **_cell_extra(v, s, glyph))
+
+
+def _cell_extra(v, s, glyph) -> dict:
+    """The optional cell keys a drawing screen uses: the section's number as the cell's id
+    and its supervisors as marks (the text says them too)."""
+    return {"id": str(s["number"]),
+            "marks": [P.mark(glyph[i], i, seat_colour(i)) for i, p in enumerate(v["players"])
+                      if p["supervisor"] == s["number"]]}
 
 
 def rings(game: Game) -> dict:

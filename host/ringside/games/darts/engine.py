@@ -53,6 +53,7 @@ def load_data(override: dict | str | Path | None = None) -> dict:
 class Darts(Game):
     name = "darts"
     title = "Darts"
+    rulebook = ("001_ef80526ab0ed9dc2.txt", "Darts", "Wild West")
     min_players = 2
     max_players = 5
     default_options = {"ages": None, "data": None, "ring": None}

@@ -48,6 +48,7 @@ def _piece_words(piece, players, mover) -> str:
 class Doubles(Game):
     name = "doubles"
     title = "Doubles"
+    rulebook = ("003_d498aeff9d741fff.txt", "The rules", None)
     min_players = 2
     max_players = 4
     default_options = {"timer": True, "computer": [], "board": None, "agree_end": AGREE_END_ROUNDS}

@@ -100,6 +100,7 @@ def _others_from(active, n):
 class WildWest(Game):
     name = "wildwest"
     title = "Wild West"
+    rulebook = ("001_ef80526ab0ed9dc2.txt", "Wild West", None)
     min_players = 2
     max_players = 5
     default_options = {"hard": False, "ages": None, "data": None, "ring": None}

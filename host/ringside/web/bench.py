@@ -1,0 +1,117 @@
+"""`ringside bench page`: the table page measured in Debian's chromium through Playwright.
+
+    landed_to_shown_ms_*   from the moment the host read the simulated board's `landed` (or
+                           `off_ring`) frame to the moment each page had the table that shows
+                           it drawn (the page's own clock, on this machine's wall clock)
+    first_load_ms          a fresh browser context opening a table: navigation start to the
+                           table drawn (the page's performance marks); load_ms_p50 over --loads
+    viewers                browsers watching one game (two computer players flicking on the
+                           simulated ring), viewers_in_order: every viewer got every update
+                           from its first on, each exactly once and in order
+"""
+from __future__ import annotations
+
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+        "--disable-sync", "--no-first-run"]
+
+
+def _pct(xs: list, q: float) -> float | None:
+    if not xs:
+        return None
+    xs = sorted(xs)
+    k = min(len(xs) - 1, max(0, int(round(q * (len(xs) - 1)))))
+    return round(xs[k], 1)
+
+
+def run(viewers: int = 8, landings: int = 20, loads: int = 5, seed: int = 1, speed: float = 4.0,
+        sensor_model: str = "physical", calibrate: bool = True, timeout_s: float = 240.0) -> dict:
+    from playwright.sync_api import sync_playwright
+
+    from ringside.errors import UsageError
+    from ringside.web import lobby as LB
+    from ringside.web.live import LiveServer
+    import os
+    if not os.path.exists(CHROMIUM):
+        raise UsageError("no browser: %s is not installed (apt-get install chromium)" % CHROMIUM)
+    if not 1 <= viewers <= 32 or landings < 1 or loads < 1:
+        raise UsageError("--viewers takes 1 to 32, --landings and --loads at least 1")
+    save = Path(tempfile.mkdtemp(prefix="ringside-bench-page-"))
+    st = LB.Settings(save_dir=save, speed=speed, bot_delay=0.3, calibrate=calibrate, sensor_model=sensor_model)
+    srv = LiveServer(st).start()
+    out: dict = {"viewers": viewers, "seed": seed, "speed": speed, "sensor_model": sensor_model}
+    try:
+        # first loads: a table where nothing moves (two people, typed results)
+        quiet = srv.new_room({"game": "darts", "players": [{"name": "Ann"}, {"name": "Bob"}], "ring": "typed",
+                              "seed": seed})
+        with sync_playwright() as p:
+            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            try:
+                times = []
+                for _ in range(loads):
+                    ctx = b.new_context()
+                    pg = ctx.new_page()
+                    pg.goto(srv.url(quiet))
+                    pg.wait_for_function("performance.getEntriesByName('ringside-drawn').length > 0", timeout=30000)
+                    times.append(pg.evaluate("performance.getEntriesByName('ringside-drawn')[0].startTime"))
+                    ctx.close()
+                out["first_load_ms"] = round(times[0], 1)
+                out["load_ms_p50"] = round(statistics.median(times), 1)
+                out["load_ms_max"] = round(max(times), 1)
+                # many viewers on one game that plays itself on the simulated ring
+                room = srv.new_room({"game": "darts", "players": [{"name": "Cy", "plays": "good"},
+                                                                   {"name": "Dee", "plays": "good"}],
+                                     "ring": "sim", "seed": seed})
+                ctxs, pages = [], []
+                for _ in range(viewers):
+                    ctx = b.new_context()
+                    pg = ctx.new_page()
+                    pg.goto(srv.url(room))
+                    ctxs.append(ctx)
+                    pages.append(pg)
+                for pg in pages:
+                    pg.wait_for_selector("body[data-seq]", state="attached", timeout=30000)
+                end = time.monotonic() + timeout_s
+                while len(room.landings) < landings and not room.game.over and time.monotonic() < end:
+                    time.sleep(0.2)
+                target = room.seq
+                for pg in pages:       # every viewer has caught up with the last update
+                    pg.wait_for_function("(s) => Number(document.body.dataset.seq) >= s", arg=target, timeout=30000)
+                shown = [pg.evaluate("window.ringside.shown") for pg in pages]
+                received = [pg.evaluate("window.ringside.received") for pg in pages]
+                render_ms = [x for pg in pages for x in pg.evaluate("window.ringside.render_ms")]
+                marks = [pg.evaluate("window.ringside.messages.filter((m) => m.type === 'state').map((m) => m.seq)")
+                         for pg in pages]
+                for c in ctxs:
+                    c.close()
+            finally:
+                b.close()
+        lat, recv = [], []
+        for at, seq in list(room.landings):
+            for sh, rc in zip(shown, received, strict=True):
+                t = next((t for s, t in sh if s == seq), None)
+                r = next((t for s, t in rc if s == seq), None)
+                if t is not None:
+                    lat.append(t - at)
+                if r is not None:
+                    recv.append(r - at)
+        in_order = all(m == list(range(m[0], m[0] + len(m))) and m[-1] >= target for m in marks if m)
+        out.update({"landings": len(room.landings), "updates": target,
+                    "landed_to_shown_ms_p50": _pct(lat, 0.5), "landed_to_shown_ms_p95": _pct(lat, 0.95),
+                    "landed_to_shown_ms_max": _pct(lat, 1.0), "samples": len(lat),
+                    "render_ms_p50": _pct(render_ms, 0.5), "render_ms_p95": _pct(render_ms, 0.95),
+                    "landed_to_received_ms_p50": _pct(recv, 0.5), "landed_to_received_ms_p95": _pct(recv, 0.95),
+                    "viewers_in_order": bool(marks) and in_order and all(marks),
+                    "targets": {"landed_to_shown_ms_p95": 100, "first_load_ms": 1000}})
+        try:
+            out["load_average"] = round(os.getloadavg()[0], 2)
+        except OSError:
+            pass
+        return out
+    finally:
+        srv.stop()
