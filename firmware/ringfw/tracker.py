@@ -89,7 +89,6 @@ _Z2 = const(6)             # (z = 2.45)^2: a still window's thirds pass 99 % of 
 # ends, slowing at the rolling resistance (50 mm/s^2, docs/simulator.md: 340 cd in 800 ms);
 # it scales with the window's length squared
 _TREND_CAP = const(170)
-_LONG_CAP = const(60)      # cd: the long (2 s) window's thirds never differ by more
 
 
 def isqrt(v):
@@ -749,18 +748,11 @@ class Tracker:
             # much as a stopping marble's trend): where it fails, a window twice as long,
             # whose thirds may differ by what their noise explains (z standard errors) but
             # never by half the trend of a marble that stops only at its end.
-            # (The long window, strict at 15 cd, has the same lottery: judged by its noise
-            # too, capped at _LONG_CAP, far under a turning point's curve; a marble that
-            # creeps off just outside a friction band is the hold's, below.)
-            if w > 600:
-                if not self._still(now, w, 2):
-                    return
-            elif self.ring.still_ms * 2 > self.ring.still_ms_tilted:
+            if w > 600 or self.ring.still_ms * 2 > self.ring.still_ms_tilted:
                 return
-            else:
-                w = 2 * w
-                if not self._still(now, w, 1):
-                    return
+            w = 2 * w
+            if not self._still(now, w, 1):
+                return
         m = self.wm
         t = self.wtr
         wx = self.wx
@@ -825,8 +817,7 @@ class Tracker:
 
     def _still(self, now, w, stat):
         """Are the readings of the last w ms still? stat 0: the thirds' means within lim;
-        1: within z standard errors of their noise, but never past _TREND_CAP (2: past
-        _LONG_CAP). Leaves the
+        1: within z standard errors of their noise, but never past _TREND_CAP. Leaves the
         window's mean and trend in wm, wtr."""
         n = self.wn
         # readings inside the window, newest first; the oldest must reach back the full window
@@ -906,8 +897,7 @@ class Tracker:
         if q < f * f:
             q = f * f
         var_t = q // c1 + q // c3
-        # (cd) half a stopping marble's trend in w; the long window: _LONG_CAP
-        lt = _TREND_CAP * w * w // 640000 if stat == 1 else _LONG_CAP
+        lt = _TREND_CAP * w * w // 640000     # half a stopping marble's trend in w (cd)
         if t * t > lim * lim and (t * t > _Z2 * var_t or t > lt or t < -lt):
             return False
         return c * c <= lim * lim or (c * c <= _Z2 * (var_t + 4 * (q // c2)) and -lt <= c <= lt)

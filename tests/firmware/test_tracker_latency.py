@@ -100,7 +100,7 @@ def test_a_marble_leaving_past_a_windows_end_is_still_seen_to_move():
     assert T.EV_MOVING in kinds(events(tr))
 
 
-def noisy_flick(seed, sigma_deg=1.3, a0=100.0, travel=30.0, stop_ms=1500, level=True):
+def noisy_flick(seed, sigma_deg=1.3, a0=100.0, travel=30.0, stop_ms=1500, decel=None):
     """A flick on a ring known to be level that slows to a stop at a0 + travel after stop_ms
     (decelerating evenly), then rests; one sensor (3, at 105) sees it, a reading every 38 ms
     (26 a second: the focus) with sigma_deg of noise, as a faint reading in the far half of
@@ -110,11 +110,11 @@ def noisy_flick(seed, sigma_deg=1.3, a0=100.0, travel=30.0, stop_ms=1500, level=
     rnd = random.Random(seed)
     tr, t = resting_tracker(a0)
     events(tr)
-    tr.level = level           # (what a few flicks on a level ring have shown)
+    tr.level = True            # (what a few flicks on a level ring have shown)
     tr.arm()
     t0 = t
     ms = 0
-    while ms < stop_ms + 12000:
+    while ms < stop_ms + 4000:
         ms += 38
         u = min(ms, stop_ms) / stop_ms
         a = a0 + travel * (1 - (1 - u) ** 2)
@@ -149,12 +149,3 @@ def test_a_marble_still_rolling_is_not_landed_far_from_where_it_stops():
         lat, ang = noisy_flick(seed, a0=110.0, travel=20.0, stop_ms=1600)
         assert lat is not None and lat > -200, (seed, lat)
         assert abs(ang - 130.0) < 1.5, (seed, lat, ang)
-
-
-def test_a_faint_resting_marble_passes_the_long_window_within_its_length():
-    # Before rests have shown the ring level (and on a tilted ring) every flick's end gets
-    # the 2 s window, strict at 15 cd: with faint readings a lottery too (here up to 7.5 s;
-    # 1 deg tilted bench p95 10-15 s). Judged by the readings' noise, capped at 60 cd.
-    lat = [noisy_flick(seed, level=False)[0] for seed in range(12)]
-    assert all(x is not None for x in lat), lat
-    assert max(lat) <= 2500, lat
