@@ -107,6 +107,11 @@ _NZ_MIN_N = const(16)      # readings of a resting marble before the score says 
 _SOLO_N = const(8)         # ... and before one sensor alone may start a flick
 _NEAR_BLIND = const(1500)  # cd: a marble lost this close to a blind arc may rest in it
 _BLIND_V = const(25000)    # cd/s: slower than this a lost marble cannot be leaving the ring
+_Z2 = const(6)             # (z = 2.45)^2: a still window's thirds pass 99 % of the time
+# Half the trend (third against third, cd) of a marble that stops just as an 800 ms window
+# ends, slowing at the rolling resistance (50 mm/s^2, docs/simulator.md: 340 cd in 800 ms);
+# it scales with the window's length squared
+_TREND_CAP = const(170)
 
 
 def isqrt(v):
@@ -172,6 +177,8 @@ class Tracker:
         self.blind = 0
         self.wi = 0
         self.wn = 0
+        self.wm = 0                               # the last still window's mean and trend
+        self.wtr = 0
         self.evk = bytearray(_EVQ)
         self.eva = array("i", [0] * (_EVQ * 6))
         self.evr = 0
@@ -808,79 +815,31 @@ class Tracker:
             return   # clearly rolling: no window of its readings can be still
         # Until rests have shown the ring level, the end of any flick may be the turning
         # point of a swing, where the marble is almost still but curves: the long window.
-        if self.turns or self.tilted or (self.flicked and not self.level):
+        # (On a ring known to be level, only a swing well back from its turning point.)
+        if self.tilted or (self.flicked and not self.level) or (
+                self.turns and (not self.level or (self.sm - self.tp_last) * self.dir >= _SWING_MIN)):
             w = self.ring.still_ms_tilted
         else:
             w = self.ring.still_ms
         ss = self.still_since   # kept only while the window stays still
         self.still_since = -1
-        n = self.wn
-        if n < 6:
+        if self.wn < 6:
             return
-        # readings inside the window, newest first; the oldest must reach back the full window
+        if not self._still(now, w, 0):
+            # A short window is a lottery with faint readings (its thirds' means scatter as
+            # much as a stopping marble's trend): where it fails, a window twice as long,
+            # whose thirds may differ by what their noise explains (z standard errors) but
+            # never by half the trend of a marble that stops only at its end.
+            if w > 600 or self.ring.still_ms * 2 > self.ring.still_ms_tilted:
+                return
+            w = 2 * w
+            if not self._still(now, w, 1):
+                return
+        m = self.wm
+        t = self.wtr
         wx = self.wx
         wt = self.wt
         k0 = (self.wi - 1) & _WMASK
-        k = k0
-        cnt = 0
-        s = 0
-        oldest = now
-        while cnt < n:
-            t = wt[k]
-            if (now - t) & 0xFFFF > w:
-                break
-            s += wx[k]
-            cnt += 1
-            oldest = t
-            k = (k - 1) & _WMASK
-        if cnt == n or (now - oldest) & 0xFFFF < w - 60 or cnt < 6:
-            return  # window not yet full of readings
-        m = s // cnt
-        # two passes: drop readings far from the mean (stray readings), re-centre
-        for _ in range(2):
-            k = k0
-            s = 0
-            good = 0
-            for _j in range(cnt):
-                x = wx[k]
-                d = x - m
-                if -_STILL_T < d < _STILL_T:
-                    s += x
-                    good += 1
-                k = (k - 1) & _WMASK
-            if good * 10 < cnt * 8:
-                return  # too scattered: still moving
-            m = s // good
-        d = wx[k0] - m
-        if not -_STILL_T < d < _STILL_T:
-            return   # the newest reading is not where the others are: it moves (again)
-        # thirds of the window by time: no trend (m3 - m1), no curve (m1 + m3 - 2 m2)
-        s1 = s2 = s3 = 0
-        c1 = c2 = c3 = 0
-        k = k0
-        third = w // 3
-        for _j in range(cnt):
-            d = wx[k] - m
-            if -_STILL_T < d < _STILL_T:
-                age = (now - wt[k]) & 0xFFFF
-                if age < third:
-                    s3 += d
-                    c3 += 1
-                elif age < 2 * third:
-                    s2 += d
-                    c2 += 1
-                else:
-                    s1 += d
-                    c1 += 1
-            k = (k - 1) & _WMASK
-        if not (c1 and c2 and c3):
-            return
-        m1 = s1 // c1
-        m2 = s2 // c2
-        m3 = s3 // c3
-        lim = 45 if w <= 600 else 15   # (cd) the long window has the readings to be strict
-        if abs(m3 - m1) > lim or abs(m1 + m3 - 2 * m2) > lim:
-            return
         # Still. The oldest third may hold the last of the marble's creep, so the rest
         # point is the mean of the readings since the newer two thirds of the first still
         # window; its standard error sets how close to a boundary counts as ambiguous.
@@ -890,7 +849,7 @@ class Tracker:
         if self.first_still < 0:
             self.first_still = now
         # no creep to be seen at all: the whole window is rest, use all of it
-        span = w + 1 if -20 < m3 - m1 < 20 else (2 * w) // 3
+        span = w + 1 if -20 < t < 20 else (2 * w) // 3
         k = k0
         s = 0
         sq = 0
@@ -937,6 +896,93 @@ class Tracker:
             if edge * 10 < self.ring.sigmas_x10 * (se + self.ring.margin * 10 // self.ring.sigmas_x10):
                 return
         self._settle(now, x, se)
+
+    def _still(self, now, w, stat):
+        """Are the readings of the last w ms still? stat 0: the thirds' means within lim;
+        1: within z standard errors of their noise, but never past _TREND_CAP. Leaves the
+        window's mean and trend in wm, wtr."""
+        n = self.wn
+        # readings inside the window, newest first; the oldest must reach back the full window
+        wx = self.wx
+        wt = self.wt
+        k0 = (self.wi - 1) & _WMASK
+        k = k0
+        cnt = 0
+        s = 0
+        oldest = now
+        while cnt < n:
+            t = wt[k]
+            if (now - t) & 0xFFFF > w:
+                break
+            s += wx[k]
+            cnt += 1
+            oldest = t
+            k = (k - 1) & _WMASK
+        if cnt == n or (now - oldest) & 0xFFFF < w - 60 or cnt < 6:
+            return False  # window not yet full of readings
+        m = s // cnt
+        # two passes: drop readings far from the mean (stray readings), re-centre
+        for _ in range(2):
+            k = k0
+            s = 0
+            good = 0
+            for _j in range(cnt):
+                x = wx[k]
+                d = x - m
+                if -_STILL_T < d < _STILL_T:
+                    s += x
+                    good += 1
+                k = (k - 1) & _WMASK
+            if good * 10 < cnt * 8:
+                return False  # too scattered: still moving
+            m = s // good
+        d = wx[k0] - m
+        if not -_STILL_T < d < _STILL_T:
+            return False   # the newest reading is not where the others are: it moves (again)
+        # thirds of the window by time: no trend (m3 - m1), no curve (m1 + m3 - 2 m2)
+        s1 = s2 = s3 = 0
+        c1 = c2 = c3 = 0
+        sq = 0
+        k = k0
+        third = w // 3
+        for _j in range(cnt):
+            d = wx[k] - m
+            if -_STILL_T < d < _STILL_T:
+                age = (now - wt[k]) & 0xFFFF
+                sq += d * d
+                if age < third:
+                    s3 += d
+                    c3 += 1
+                elif age < 2 * third:
+                    s2 += d
+                    c2 += 1
+                else:
+                    s1 += d
+                    c1 += 1
+            k = (k - 1) & _WMASK
+        if not (c1 and c2 and c3):
+            return False
+        m1 = s1 // c1
+        m2 = s2 // c2
+        m3 = s3 // c3
+        lim = 45 if w <= 600 or stat else 15   # (cd) the long window: strict
+        t = m3 - m1
+        c = m1 + m3 - 2 * m2
+        self.wm = m
+        self.wtr = t
+        if not stat:
+            return -lim <= t <= lim and -lim <= c <= lim
+        # the thirds' means' variance (cd^2) from the readings' scatter within the thirds
+        # (a reading's variance, cd^2: its scatter about its own third's mean)
+        q = (sq - s1 * m1 - s2 * m2 - s3 * m3) // (good - 3) if good > 3 else 0
+        f = self.ring.reading_sigma
+        if q < f * f:
+            q = f * f
+        var_t = q // c1 + q // c3
+        lt = _TREND_CAP * w * w // 640000     # half a stopping marble's trend in w (cd)
+        if t * t > lim * lim and (t * t > _Z2 * var_t or t > lt or t < -lt):
+            return False
+        return c * c <= lim * lim or (c * c <= _Z2 * (var_t + 4 * (q // c2)) and -lt <= c <= lt)
 
     def _settle(self, now, x, se):
         """The marble rests at x (cd, unwrapped) with standard error se (cd)."""

@@ -103,3 +103,54 @@ def test_a_marble_leaving_past_a_windows_end_is_still_seen_to_move():
         for i, rng in seen_by(a):
             tr.feed(t + 33 * (k + 1), i, rng, hal.STATUS_VALID)
     assert T.EV_MOVING in kinds(events(tr))
+
+
+def noisy_flick(seed, sigma_deg=1.3, a0=100.0, travel=30.0, stop_ms=1500, decel=None):
+    """A flick on a ring known to be level that slows to a stop at a0 + travel after stop_ms
+    (decelerating evenly), then rests; one sensor (3, at 105) sees it, a reading every 38 ms
+    (26 a second: the focus) with sigma_deg of noise, as a faint reading in the far half of
+    a window scatters under the physical model. Returns (landing time - stop time, angle)."""
+    import math
+    import random
+    rnd = random.Random(seed)
+    tr, t = resting_tracker(a0)
+    events(tr)
+    tr.level = True            # (what a few flicks on a level ring have shown)
+    tr.arm()
+    t0 = t
+    ms = 0
+    while ms < stop_ms + 4000:
+        ms += 38
+        u = min(ms, stop_ms) / stop_ms
+        a = a0 + travel * (1 - (1 - u) ** 2)
+        off = a - 105.0 + rnd.gauss(0, sigma_deg)
+        rng = int(round(2 * RING.radius * math.sin(math.radians(off) / 2) - RING.marble_r))
+        tr.feed(t0 + ms, 3, rng, hal.STATUS_VALID)
+        for i in range(RING.sensor_count):
+            if i != 3 and ms % 76 == 0:
+                tr.feed(t0 + ms, i, hal.RANGE_NO_TARGET, hal.STATUS_SIGNAL_FAIL)
+        tr.tick(t0 + ms)
+        for k, ev in events(tr):
+            if k == T.EV_LANDED:
+                return ms - stop_ms, ev[2] / 100.0
+    return None, None
+
+
+def test_a_faint_resting_marble_lands_within_a_second_of_stopping():
+    # A 400 ms window's thirds scatter as much as a stopping marble's trend with such
+    # readings: passing it was a lottery (bench p95 2.8-4.1 s, physical model, before the
+    # window twice as long judged by the readings' own noise).
+    lat = [noisy_flick(seed)[0] for seed in range(12)]
+    assert all(x is not None for x in lat), lat
+    assert max(lat) <= 800, lat         # (before: up to 1350 ms on these seeds)
+
+
+def test_a_marble_still_rolling_is_not_landed_far_from_where_it_stops():
+    # The same noise, a marble slowing at the rolling resistance (15.6 deg/s^2, 50 mm/s^2)
+    # to its stop, 20 degrees on: its last 400 ms creep 1.2 degrees. The longer window may
+    # pass while it creeps, never far from where it stops (a window judged by its noise
+    # alone, without the cap, landed such marbles 3-10 degrees short).
+    for seed in range(12):
+        lat, ang = noisy_flick(seed, a0=110.0, travel=20.0, stop_ms=1600)
+        assert lat is not None and lat > -200, (seed, lat)
+        assert abs(ang - 130.0) < 1.5, (seed, lat, ang)

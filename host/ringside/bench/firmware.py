@@ -35,17 +35,17 @@ PICO_LOOP_US = 15.9           # one `p.value(1); p.value(0)` iteration on a 125 
 PICO_LOOP_SOURCE = "elektronik-labor.de/Raspberry/Pico10.html (63 kHz pin toggle, MicroPython, 125 MHz)"
 I2C_HZ = 400_000
 # per reading on the schedule (ringfw.sched): ST's single-shot start, 8 one-byte writes of
-# addr+reg+data (24); the data-ready checks, addr+reg+addr+1 (4 each: how many a reading
-# takes is measured, sched.checks, since the schedule learns when each sensor's results
-# come); the 13-byte burst, addr+reg+addr+13 (16); the interrupt clear, addr+reg+1 (3)
+# addr+reg+data (24); the data-ready checks, addr+reg+addr+1 (4 each: as many as the
+# schedule made, counted in sched.checks); the 13-byte burst, addr+reg+addr+13 (16); the
+# interrupt clear, addr+reg+1 (3)
 I2C_BYTES_PER_READING = 24 + 16 + 3
 I2C_BYTES_PER_CHECK = 4
 LED_US = 30                   # one WS2812 LED: 24 bits at 800 kHz
 # the schedule's own Python per reading on core 1, each line or call about one half of the
 # Pico loop above (8 us): the start (8 writes in a loop, 24), the read (call, burst, clear,
-# decoding, 8), the bookkeeping of the slot, the learnt first ask and the hand-over (17);
-# and per readiness check its call and lines (5)
-POLL_US_PER_READING = 49 * PICO_LOOP_US / 2
+# decoding, 8), the bookkeeping of the slot and the hand-over (12); and per readiness check
+# its call, its lines and its count (5)
+POLL_US_PER_READING = 44 * PICO_LOOP_US / 2
 POLL_US_PER_CHECK = 5 * PICO_LOOP_US / 2
 CORE1_STACK_BYTES = 4096      # rp2 _thread default stack, from the heap (mpthreadport.c)
 # The GC heap of MicroPython >= 1.20 on RPI_PICO ("rp2: Allocate GC heap from unused RAM",
