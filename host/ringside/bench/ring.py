@@ -95,7 +95,8 @@ class _Fault:
                             if e["said"] == "sensor_ok" and e["at_ms"] >= flagged), None)
         st = self.stats
         landings = st["flicks"] - st["off_ring_flicks"]
-        strikes = self.b.strikes[self.strikes0:self.strikes1]
+        strikes = [s for s in self.b.strikes[self.strikes0:self.strikes1]
+                   if s["sensor"] == self.sensor]
         back = [s["back_ms"] for s in strikes if s["back_ms"] is not None]
         fw = {k: self.fw1[k] - self.fw0[k] for k in self.fw0}
         out = {
