@@ -116,6 +116,10 @@ class _Fault:
             out["recovery_ms_max"] = max(back) if back else None
             out["recovery_ms_p50"] = _pct(back, 50)
             out["recovery_ms"] = back[:20]
+            if self.kind == "intermittent":     # from the end of each NACK stretch
+                after = [s["back_ms"] - s["gone_ms"] for s in strikes if s["back_ms"] is not None]
+                out["recovery_after_stretch_ms_max"] = max(after) if after else None
+                out["recovery_after_stretch_ms_p50"] = _pct(after, 50)
         if self.rs is not None:
             out["firmware"] = fw
             if self.kind == "bus-stuck" and self.rs.cleared_at >= 0:
