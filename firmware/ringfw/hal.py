@@ -15,7 +15,9 @@ RangeSensors (one object for all the VL53L0X on the ring)
         leave the others untouched. Returns how many are fresh. The caller clears
         each fresh[i] it consumes, so a poll may skip writing zeros (RangeSensors
         writes them; SensorPoller does not).
-        A sensor that does not answer on I2C reports STATUS_NO_ANSWER.
+        A sensor that does not answer on I2C reports STATUS_NO_ANSWER. (The Pico's
+        RangeSensors also gets the bus and the sensor back: a stuck SDA is clocked free,
+        a browned-out sensor re-addressed through its XSHUT; board_rp2040.)
     signal, ambient               arrays: the last fresh reading's signal and ambient rates
                                   per sensor (MCPS in 9.7 fixed point, registers 0x1A/0x1C)
     set_focus(i)                  i: the one sensor that alone sees a resting or slow marble,

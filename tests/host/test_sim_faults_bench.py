@@ -57,3 +57,20 @@ def test_random_faults_come_from_the_seed():
     a, res = faults(3)
     assert a == faults(3)[0] and len(a) == 1 and a[0][0] in FAULT_KINDS and a[0][2] == 0
     assert res["faults_random"]["every_flicks"] == list(ring.RANDOM_EVERY)
+
+
+def test_flicks_stay_right_while_the_bus_sticks_and_a_sensor_browns_out():
+    kw = dict(flicks=5, seed=4, sensor_model="ideal", calibrate_first=False, bus="register")
+    clean = ring.run(**kw)
+    res = ring.run(fault_specs=[("bus-stuck", 6), ("brownout", 2)], **kw)
+    bs, br = res["faults"]
+    assert bs["strikes"] >= 1 and br["strikes"] >= 1
+    assert bs["recovered"] == bs["strikes"] and br["recovered"] == br["strikes"]
+    assert max(bs["recovery_ms"] + br["recovery_ms"]) < 2000
+    assert br["firmware"]["recoveries"] == br["strikes"]
+    assert bs["firmware"]["bus_clears"] == bs["strikes"]
+    # the board got over every strike: the flicks went as they do with no fault at all
+    r = bs["results"]
+    assert r["misreported"] == 0 and r["false_off_ring"] == 0
+    for k in ("accuracy", "no_verdict", "misreported", "false_off_ring", "off_ring_flicks"):
+        assert res[k] == clean[k], k

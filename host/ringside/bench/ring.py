@@ -96,7 +96,8 @@ class _Fault:
                             if e["said"] == "sensor_ok" and e["at_ms"] >= flagged), None)
         st = self.stats
         landings = st["flicks"] - st["off_ring_flicks"]
-        strikes = self.b.strikes[self.strikes0:self.strikes1]
+        strikes = [s for s in self.b.strikes[self.strikes0:self.strikes1]
+                   if s["sensor"] == self.sensor]
         back = [s["back_ms"] for s in strikes if s["back_ms"] is not None]
         fw = {k: self.fw1[k] - self.fw0[k] for k in self.fw0}
         out = {
@@ -116,6 +117,10 @@ class _Fault:
             out["recovery_ms_max"] = max(back) if back else None
             out["recovery_ms_p50"] = _pct(back, 50)
             out["recovery_ms"] = back[:20]
+            if self.kind == "intermittent":     # from the end of each NACK stretch
+                after = [s["back_ms"] - s["gone_ms"] for s in strikes if s["back_ms"] is not None]
+                out["recovery_after_stretch_ms_max"] = max(after) if after else None
+                out["recovery_after_stretch_ms_p50"] = _pct(after, 50)
         if self.rs is not None:
             out["firmware"] = fw
             if self.kind == "bus-stuck" and self.rs.cleared_at >= 0:

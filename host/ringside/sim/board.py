@@ -518,8 +518,10 @@ class SimBoard:
     def _strike(self, i, kind):
         rng = self._fault_rng
         chip = self.hw.chips[i]
+        gone_ms = 0
         if kind == "intermittent":
-            chip.drop_until(self.now + rng.randint(*DROP_FOR_MS))
+            gone_ms = rng.randint(*DROP_FOR_MS)
+            chip.drop_until(self.now + gone_ms)
             nxt = rng.randint(*DROP_EVERY_MS)
         elif kind == "brownout":
             chip.brownout()
@@ -529,7 +531,8 @@ class SimBoard:
             nxt = rng.randint(*EVENT_EVERY_MS)
         self.fault_log.append((self.now, i, kind + "!"))
         self._events[i] = [self.now + nxt, kind]
-        self.strikes.append({"sensor": i, "kind": kind, "at_ms": self.now, "back_ms": None})
+        self.strikes.append({"sensor": i, "kind": kind, "at_ms": self.now, "back_ms": None,
+                             "gone_ms": gone_ms})
         self._waiting[i] = self.strikes[-1]
 
     def _answered(self, i):
