@@ -5,7 +5,7 @@ VPY     := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 PORT    ?= /dev/ttyACM0
 
-.PHONY: run run-ring test venv firmware deploy bench clean
+.PHONY: run run-ring test venv firmware deploy docs bench clean
 
 $(STAMP): requirements.txt requirements-board.txt requirements-stubs.txt pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -30,9 +30,17 @@ test: $(STAMP)
 firmware: $(STAMP)
 	$(VPY) -m ringside.app.build_firmware build/firmware
 
+# the generated blocks of hardware/README.md (ring.json, bom.csv) and docs/board.md (the build)
+docs: $(STAMP)
+	$(VPY) hardware/tools/draw_layout.py
+	$(VPY) -m ringside.app.build_firmware --docs
+
+# release: a board running the app hands its port to the REPL (a board already at the REPL
+# says so and passes); if it fails, make stops here with its reason. The deploy keeps the
+# board's calibration.json (docs/board.md "Updating the firmware").
 deploy: firmware
-	-$(VENV)/bin/ringside release --port $(PORT)   # a board running the app hands its port to the REPL
-	$(VENV)/bin/mpremote connect $(PORT) fs cp -r build/firmware/. : + reset
+	$(VENV)/bin/ringside release --port $(PORT)
+	$(VPY) -m ringside.app.deploy --port $(PORT) build/firmware
 
 bench: $(STAMP)
 	$(VENV)/bin/ringside bench ring --flicks 2000 --seed 1 --json

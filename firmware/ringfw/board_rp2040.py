@@ -52,6 +52,16 @@ _WDT_CTRL_CLR = 0x4005B000
 _WDT_ENABLE = 1 << 30
 
 _MAX_IO_TIMEOUT_S = 0.5         # longest a driver busy-wait may spin during init
+_FAIL_MS = const(250)           # a sensor failing this long (and twice) is brought back
+_CLEAR_PULSES = const(9)        # SCL clocks that free any device holding SDA (UM10204 3.1.16)
+_TH = const(0x20000000)
+_TM = const(0x3FFFFFFF)
+
+try:
+    _delay_us = time.sleep_us
+except AttributeError:  # CPython: the fake bus has no timing
+    def _delay_us(us):
+        pass
 
 
 class Clock:
@@ -84,6 +94,15 @@ class RangeSensors:
     whose cones overlap never range together), signal and ambient (the last reading's
     rates per sensor). A sensor that failed init is held in shutdown and polls as
     STATUS_NO_ANSWER once per round; the others keep working.
+
+    Recovery (service(), after every poll): a failed transfer is counted (io_errors: on
+    MicroPython each allocates its OSError; nothing else on the error path does). If SDA
+    is then found held low, the bus is cleared (clear_bus: up to 9 SCL clocks and a STOP
+    by hand, then machine.I2C made again; bus_clears, cleared_at). A sensor whose
+    transfers have failed for _FAIL_MS is brought back through its own XSHUT line
+    (board_setup.recover: it may have browned out and be waiting at 0x29); recoveries,
+    recovery_fails and recovered_at[i] count what happened. Nothing here blocks for
+    longer than the driver's io_timeout_s, and the board never reboots for it.
     """
 
     def __init__(self, ring, i2c=None, io_timeout_s=_MAX_IO_TIMEOUT_S, log=print):
@@ -101,7 +120,84 @@ class RangeSensors:
     def poll(self, now, ranges, statuses, fresh):
         """hal RangeSensors.poll: the schedule (ringfw.sched) reads the sensors whose
         results are ready and starts the next group; signal[i] and ambient[i] are set too."""
-        return self.sched.poll(now, ranges, statuses, fresh)
+        n = self.sched.poll(now, ranges, statuses, fresh)
+        if self._any or self._down:
+            self.service(now)
+        return n
+
+    # ----- errors and recovery -----
+    def _fail(self, i):
+        """Transfers with sensor i keep failing (each OSError is an allocation)."""
+        if not self._nfail[i]:
+            self._fail0[i] = self.sched.wake
+        if self._nfail[i] < 255:
+            self._nfail[i] += 1
+        self._failed[i] = 1
+        self._any = 1
+
+    def _unstick(self):
+        """A transfer failed: count it; if SDA is held low, clear the bus (True: try the
+        transfer again, the sensor is not to blame)."""
+        self.io_errors += 1
+        sda = self._sda
+        if sda is None or not self._own_bus or sda.value():
+            return False
+        self.clear_bus(self.sched.wake)
+        return True
+
+    def service(self, now):
+        """After a poll (core 1): clear a stuck bus, bring back sensors that keep failing,
+        retry those waiting in reset. Returns at once when nothing failed."""
+        if not self._any:
+            if not self._down or ((now - self._next + _TH) & _TM) - _TH < 0:
+                return
+        self._any = 0
+        sda = self._sda
+        if sda is not None and self._own_bus and not sda.value():
+            self.clear_bus(now)
+            for i in range(self.count):
+                self._failed[i] = 0
+                self._nfail[i] = 0
+            return
+        cands = None
+        for i in range(self.count):
+            due = False
+            if self._failed[i]:
+                self._failed[i] = 0
+                due = self._nfail[i] >= 2 and \
+                    ((now - self._fail0[i] + _TH) & _TM) - _TH >= _FAIL_MS
+            elif not self.ok[i] and self._retry[i]:
+                due = ((now - self._retry_at[i] + _TH) & _TM) - _TH >= 0
+            if due and self._xshut[i] is not None and self._addr_ok[i]:
+                if cands is None:
+                    cands = []
+                cands.append(i)
+        if cands is not None and _setup().recover(self, cands, now) and self.drivers is None:
+            drop_modules(_INIT_ONLY)     # the driver was loaded again for it: RAM back
+
+    def clear_bus(self, now=0):
+        """A device holds SDA low (a transfer cut off mid-byte): clock SCL by hand until
+        it lets go (at most 9 pulses), send a STOP, give the pins back to the I2C block."""
+        m = self._machine
+        bus, sda_n, scl_n = self._i2c_pins
+        pin = m.Pin
+        scl = pin(scl_n, pin.OPEN_DRAIN, value=1)
+        sda = pin(sda_n, pin.IN, pin.PULL_UP)
+        for _ in range(_CLEAR_PULSES):
+            if sda.value():
+                break
+            scl.value(0)
+            _delay_us(5)
+            scl.value(1)
+            _delay_us(5)
+        sda.init(pin.OPEN_DRAIN, value=0)       # STOP: SDA rises while SCL is high
+        _delay_us(5)
+        sda.value(1)
+        _delay_us(5)
+        self._i2c = m.I2C(bus, scl=pin(scl_n), sda=pin(sda_n), freq=self._i2c_hz)
+        self._sda = pin(sda_n)
+        self.bus_clears += 1
+        self.cleared_at = now
 
     def set_focus(self, i):
         """hal RangeSensors.set_focus: the sensor that alone sees a slow marble (ringfw.sched)."""
@@ -115,40 +211,64 @@ class RangeSensors:
     def start(self, i):
         """Start a single-shot measurement (ST's sequence, as the driver's
         do_range_measurement writes it, from preallocated one-byte buffers)."""
+        try:
+            self._start(i)
+        except OSError:
+            if not self._unstick():
+                self._fail(i)
+                return False
+            try:                   # the bus was stuck and is clear now: once more
+                self._start(i)
+            except OSError:
+                self._fail(i)
+                return False
+        self._nfail[i] = 0
+        return True
+
+    def _start(self, i):
         addr = self.addresses[i]
         one = self._one
         seq = self._start_seq
-        try:
-            for k in range(0, 16, 2):
-                one[0] = seq[k + 1] if k != 6 else self._stop[i]
-                self._i2c.writeto_mem(addr, seq[k], one)
-        except OSError:
-            return False
-        return True
+        for k in range(0, 16, 2):
+            one[0] = seq[k + 1] if k != 6 else self._stop[i]
+            self._i2c.writeto_mem(addr, seq[k], one)
 
     def ready(self, i):
         try:
             self._i2c.readfrom_mem_into(self.addresses[i], _REG_RESULT_INTERRUPT_STATUS,
                                         self._one)
         except OSError:
-            return -1
+            if not self._unstick():
+                self._fail(i)
+                return -1
+            return 0               # cleared: ask again at the next poll
         return 1 if self._one[0] & 0x07 else 0
 
     def read(self, i, sched):
         """One 13-byte burst from 0x13 (interrupt status, range status, ..., signal rate
         0x1A, ambient rate 0x1C, range 0x1E), then release the interrupt."""
-        buf = self._buf
-        addr = self.addresses[i]
         try:
-            self._i2c.readfrom_mem_into(addr, _REG_RESULT_INTERRUPT_STATUS, buf)
-            self._i2c.writeto_mem(addr, _REG_SYSTEM_INTERRUPT_CLEAR, self._clear)
+            self._read(i)
         except OSError:
-            return -1
+            if not self._unstick():
+                self._fail(i)
+                return -1
+            try:
+                self._read(i)
+            except OSError:
+                self._fail(i)
+                return -1
+        buf = self._buf
         sched.st[i] = hal.decode_range_status(buf[1])
         sched.signal[i] = (buf[7] << 8) | buf[8]
         sched.ambient[i] = (buf[9] << 8) | buf[10]
         sched.r[i] = (buf[11] << 8) | buf[12]
         return 1
+
+    def _read(self, i):
+        addr = self.addresses[i]
+        self._i2c.readfrom_mem_into(addr, _REG_RESULT_INTERRUPT_STATUS, self._buf)
+        self._i2c.writeto_mem(addr, _REG_SYSTEM_INTERRUPT_CLEAR, self._clear)
 
 
 class SensorPoller:
@@ -196,8 +316,12 @@ class SensorPoller:
         self.running = False
 
     def round(self, now):
-        """Core 1: read what is ready, start what is due, hand it over."""
+        """Core 1: read what is ready, start what is due, hand it over; then recover what
+        failed (RangeSensors.service: at once when nothing did)."""
         self.hand.put(now)
+        s = self.sensors
+        if s._any or s._down:
+            s.service(now)
         self.rounds += 1
 
     @property
@@ -322,7 +446,8 @@ class Watchdog:
 
 
 class Storage:
-    """Writes ring.json (calibration) safely: a temporary file, then a rename."""
+    """Writes the calibration to calibration.json beside ring.json (ringfile): a temporary
+    file, then a rename; ring.json itself is never rewritten."""
 
     def __init__(self, path="ring.json"):
         self.path = path

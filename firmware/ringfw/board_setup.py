@@ -9,6 +9,13 @@ shared default address 0x29 to their own and set up by the genuine Adafruit driv
 through ringfw.busio_shim; they then wait idle for the schedule (ringfw.sched) to start
 their single-shot measurements. A sensor that fails is put back into reset, so the next
 can come up.
+
+Recovery (RangeSensors.service on core 1 calls recover() here): a sensor whose transfers
+have failed for a while is probed at its address; if it is gone, it is put into reset
+through its own XSHUT line (with any other failing one) and brought up again at 0x29 and
+moved to its address, as at boot: a sensor that browned out (it restarts at 0x29 with
+its registers reset) comes back so, and the others keep their addresses and settings.
+One that does not come up stays in reset and is tried again later, less and less often.
 """
 import sys
 
@@ -29,11 +36,20 @@ def range_sensors(rs, ring, i2c, io_timeout_s, log, sleep_ms):
         raise ValueError("ring.json sensor_timing.budget_ms must be %d..%d, not %d"
                          % (_MIN_BUDGET_MS, _MAX_BUDGET_MS, budget))
     rs.budget_ms = budget
+    import machine
+    rs._machine = machine            # the bus recovery drives the pins itself
+    bus, sda, scl = ring.i2c_pins
+    rs._i2c_pins = (bus, sda, scl)
+    rs._i2c_hz = ring.i2c_hz
+    rs._own_bus = i2c is None        # a bus handed in cannot be rebuilt after a clear
     if i2c is None:
-        import machine
-        bus, sda, scl = ring.i2c_pins
         i2c = machine.I2C(bus, scl=machine.Pin(scl), sda=machine.Pin(sda), freq=ring.i2c_hz)
+        rs._sda = machine.Pin(sda)   # no mode: its level can be read, the I2C block keeps it
+    else:
+        rs._sda = None
     rs._i2c = i2c
+    rs._io_timeout = io_timeout_s
+    rs._sleep = sleep_ms
     n = ring.sensor_count
     rs.count = n
     rs.ok = bytearray(n)
@@ -50,7 +66,25 @@ def range_sensors(rs, ring, i2c, io_timeout_s, log, sleep_ms):
     rs._stop = bytearray(n)
     rs.drivers = [None] * n
     rs._log = log
+    # bus and sensor recovery (RangeSensors.service): preallocated, counted
+    rs.io_errors = 0                 # failed transfers (MicroPython allocates an OSError each)
+    rs.bus_clears = 0                # SDA found held low: SCL clocked out, STOP, I2C made again
+    rs.recoveries = 0                # sensors brought back (re-addressed through XSHUT)
+    rs.recovery_fails = 0            # tries that did not bring a sensor back
+    from array import array
+    rs.recovered_at = array("i", [-1] * n)   # tick of each sensor's last recovery
+    rs.cleared_at = -1               # tick of the last bus clear
+    rs._failed = bytearray(n)        # a transfer failed since the last service()
+    rs._fail0 = array("i", [0] * n)  # tick of the first failure of the running stretch
+    rs._nfail = bytearray(n)         # failures in the running stretch (saturates)
+    rs._retry = bytearray(n)         # 1: an I/O failure, worth trying to bring back
+    rs._retry_at = array("i", [0] * n)
+    rs._backoff = array("i", [0] * n)
+    rs._any = 0                      # some _failed[i] is set
+    rs._down = 0                     # sensors in reset waiting for another try
+    rs._next = 0                     # tick of the earliest such try
     bring_up(rs, ring, io_timeout_s, sleep_ms)
+    _count_down(rs)                  # those that failed at boot on the bus: tried again
     from ringfw import sched
     rs.sched = sched.Schedule(ring, rs, budget, rs.ok)
     rs.signal = rs.sched.signal
@@ -121,6 +155,8 @@ def bring_up(rs, ring, io_timeout_s, sleep_ms):
     n = rs.count
     xshut = ring.xshut_pin
     pins = [None] * n
+    rs._xshut = pins
+    rs._addr_ok = bytearray(n)     # the address is usable (recovery may try it again)
     for i in range(n):  # every sensor with an XSHUT line into reset first
         if xshut[i] >= 0:
             pins[i] = machine.Pin(xshut[i], machine.Pin.OUT, value=0)
@@ -143,7 +179,10 @@ def bring_up(rs, ring, io_timeout_s, sleep_ms):
                 why = "no xshut_pin, and another sensor without one came first"
         if not why:
             seen[addr] = i
+            rs._addr_ok[i] = 1
             why = _one(rs, bus, adafruit_vl53l0x, i, addr, pins[i], io_timeout_s, sleep_ms)
+            if why and pins[i] is not None:
+                rs._retry[i] = 1      # a bus failure: worth another try later
         if why:
             rs.errors[i] = why
             rs._log("sensor %d: FAILED: %s" % (i, why))
@@ -166,8 +205,111 @@ def _one(rs, bus, driver_mod, i, addr, pin, io_timeout_s, sleep_ms):
         if pin is not None:
             pin.value(0)  # back into reset, off 0x29, so the next sensor can come up
         return "%s: %s" % (type(e).__name__, e)
-    rs.drivers[i] = dev
+    if rs.drivers is not None:      # (None once drop_init_code ran: a recovery keeps none)
+        rs.drivers[i] = dev
     return ""
+
+
+RETRY_MS = const(250)           # the first retry of a sensor that did not come back
+_RETRY_MAX_MS = const(8000)     # ... doubling up to this
+_RECOVER_TIMEOUT_S = 0.1       # a driver wait on core 1 while the others wait for it
+_MODEL_ID_REG = const(0xC0)
+_MODEL_ID = const(0xEE)
+
+
+def _answers(rs, addr):
+    """Does a VL53L0X answer at addr (its model ID register reads 0xEE)?"""
+    one = rs._one
+    try:
+        rs._i2c.readfrom_mem_into(addr, _MODEL_ID_REG, one)
+    except OSError:
+        rs.io_errors += 1
+        return False
+    return one[0] == _MODEL_ID
+
+
+def recover(rs, cands, now):
+    """Bring back the sensors in cands (a list of indices) whose transfers keep failing.
+
+    One that still answers at its address had a passing hiccup: it carries on. The others
+    go into reset together (their XSHUT low); if 0x29 still answers then, another sensor
+    browned out and has not been noticed yet, so this waits for it. Then each is woken
+    alone at 0x29, set up by the driver and moved to its address (a browned-out sensor
+    answers at 0x29 with its registers reset: exactly this). One that fails stays in reset
+    and is tried again after RETRY_MS, doubling up to _RETRY_MAX_MS. The driver is loaded
+    only for a sensor that answers at 0x29: a dead one costs a probe a try. Returns True
+    when the driver was loaded (the caller may unload it again)."""
+    sleep_ms = rs._sleep
+    gone = []
+    for i in cands:
+        if rs.ok[i] and _answers(rs, rs.addresses[i]):
+            rs._nfail[i] = 0
+            continue
+        gone.append(i)
+    if not gone:
+        return False
+    for i in gone:
+        rs._xshut[i].value(0)
+        rs.ok[i] = 0
+        rs._retry[i] = 1
+    sleep_ms(1)
+    if _answers(rs, DEFAULT_ADDRESS):      # someone else sits at 0x29: it first
+        for i in gone:
+            _later(rs, i, now, RETRY_MS)
+        _count_down(rs)
+        return False
+    driver = None
+    for i in gone:
+        rs._nfail[i] = 0
+        pin = rs._xshut[i]
+        pin.value(1)
+        sleep_ms(_BOOT_MS)
+        if not _answers(rs, DEFAULT_ADDRESS):    # nothing there: no driver needed to know
+            pin.value(0)
+            why = "no answer at 0x29 after XSHUT"
+        else:
+            if driver is None:                   # (on the board: loaded again for this)
+                from ringfw import busio_shim
+                import adafruit_vl53l0x as driver
+                busio_shim.patch_driver_time(driver)
+                bus = busio_shim.I2C(rs._i2c)
+            why = _one(rs, bus, driver, i, rs.addresses[i], None,
+                       min(rs._io_timeout, _RECOVER_TIMEOUT_S), sleep_ms)
+            if why:
+                pin.value(0)
+            if rs.drivers is not None:
+                rs.drivers[i] = None
+        if why:
+            rs.recovery_fails += 1
+            rs.errors[i] = why
+            b = rs._backoff[i]
+            b = RETRY_MS if b <= 0 else (b * 2 if b * 2 <= _RETRY_MAX_MS else _RETRY_MAX_MS)
+            _later(rs, i, now, b)
+        else:
+            rs.ok[i] = 1
+            rs.errors[i] = ""
+            rs._backoff[i] = 0
+            rs.recoveries += 1
+            rs.recovered_at[i] = now
+    _count_down(rs)
+    return driver is not None
+
+
+def _count_down(rs):
+    """How many sensors wait in reset for another try, and when the first try is due."""
+    from ringfw.compat import tdiff
+    rs._down = 0
+    for i in range(rs.count):
+        if not rs.ok[i] and rs._retry[i] and rs._addr_ok[i]:
+            if not rs._down or tdiff(rs._retry_at[i], rs._next) < 0:
+                rs._next = rs._retry_at[i]
+            rs._down += 1
+
+
+def _later(rs, i, now, ms):
+    from ringfw.compat import tadd
+    rs._backoff[i] = ms
+    rs._retry_at[i] = tadd(now, ms)
 
 
 def unique_id_hex():

@@ -2,12 +2,19 @@
 
 1. Load ring.json. Missing or bad: blink the LEDs red and print why, every 2 s, forever
    (Ctrl-C still works, no watchdog runs, so mpremote can put a good file in place).
-2. Build the board: sensors (XSHUT sequencing, addresses, the Adafruit driver), LEDs,
+2. The rescue window (RESCUE_MS): BOOTSEL pressed (rp2.bootsel_button()), the safe-mode
+   jumper (ring.json pins.safe to GND) or Ctrl-C on the console gives SAFE MODE: nothing
+   starts, the watchdog is stopped, the REPL is free (docs/board.md "Rescuing a board").
+3. Build the board: sensors (XSHUT sequencing, addresses, the Adafruit driver), LEDs,
    USB serial, then the watchdog; hand them to ringfw.controller.Controller.
-3. Loop ctl.step(now) until the host asks for the REPL (board_rp2040.release_repl).
-   Ctrl-C works for the first 3 s after boot (boot_grace), then it is plain data.
-   An error that escapes the controller is printed and the LEDs blink red; the watchdog,
-   no longer fed, reboots the board.
+4. Loop ctl.step(now) until the host asks for the REPL (board_rp2040.release_repl).
+   Ctrl-C works until board_rp2040.GRACE_MS after the loop's first step, then it is data.
+   An error that escapes the controller is printed and the LEDs blink red with Ctrl-C on;
+   the watchdog, no longer fed, reboots the board unless Ctrl-C comes first.
+
+Whichever way main() returns to the REPL (safe mode, Ctrl-C, release, a fault that was
+interrupted), the watchdog is stopped first (leave()): an armed watchdog at the REPL
+would reset the board within 5 s.
 """
 import gc
 import sys
@@ -28,6 +35,18 @@ except AttributeError:  # CPython (tests)
     def _sleep_ms(ms):
         time.sleep(ms / 1000)
 _BLINK_S = 0.5       # half period of the fault blink
+_BLUE = 24           # blue level of the safe-mode LEDs
+# The rescue window: this long before anything starts, BOOTSEL, the jumper and Ctrl-C are
+# watched. BOOTSEL held *at power-up* starts the ROM's USB drive instead (the bootrom reads
+# it first), so it is pressed just after plugging in: the window gives a person the time.
+RESCUE_MS = 1500
+_RESCUE_STEP_MS = 10
+# RP2040 WATCHDOG CTRL (base 0x40058000, offset 0x00) through its atomic bit-clear alias
+# (+0x3000); ENABLE is bit 30 (RP2040 datasheet: "Watchdog", list of registers, and 2.1.2
+# "Atomic Register Access"). machine.WDT has no deinit on rp2. Plain ints: both exceed the
+# small-int range const() needs.
+_WDT_CTRL_CLR = 0x4005B000
+_WDT_ENABLE = 1 << 30
 
 
 def _print_error(e):
@@ -94,12 +113,99 @@ def _gc_setup(mem_alloc):
     return mem_alloc() + _GC_SLACK
 
 
-def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
+def _is_rp2040():
+    return "RP2040" in getattr(sys.implementation, "_machine", "")
+
+
+def stop_watchdog():
+    """Stop the RP2040's watchdog, whoever started it (a soft reset does not stop it, and
+    machine.WDT cannot): clear CTRL.ENABLE. True if this is an RP2040 and it was done."""
+    if not _is_rp2040():
+        return False
+    try:
+        import machine
+        machine.mem32[_WDT_CTRL_CLR] = _WDT_ENABLE
+    except (ImportError, AttributeError):
+        return False
+    return True
+
+
+def leave(board):
+    """Every way back to the REPL: Ctrl-C on, core 1 stopped, the watchdog stopped (or, on a
+    chip other than the RP2040, fed by a timer: board_rp2040.release_repl)."""
+    try:
+        if not board.released():
+            board.release_repl()
+    finally:
+        stop_watchdog()
+
+
+def _bootsel():
+    """rp2.bootsel_button, or None where there is none (CPython, other ports)."""
+    try:
+        import rp2
+        return rp2.bootsel_button
+    except (ImportError, AttributeError):
+        return None
+
+
+def rescue(ring, board, rescue_ms=RESCUE_MS):
+    """Watch for a rescue for rescue_ms: '' (start the app) or why not (safe mode).
+
+    Read before anything starts (core 1 not running: bootsel_button() briefly turns the
+    flash off). The jumper is ring.json pins.safe, read with the pin's pull-up: a jumper to
+    GND reads 0. Ctrl-C on the console (kbd_intr is on) counts too."""
+    pin = None
+    if ring.safe_pin >= 0:
+        import machine
+        pin = machine.Pin(ring.safe_pin, machine.Pin.IN, machine.Pin.PULL_UP)
+    bootsel = _bootsel()
+    sleep = getattr(board, "_sleep_ms", _sleep_ms)   # virtual time in the tests
+    waited = 0
+    try:
+        while True:
+            if pin is not None and not pin.value():
+                return "jumper on GP%d" % ring.safe_pin
+            if bootsel is not None and bootsel():
+                return "BOOTSEL pressed"
+            if waited >= rescue_ms:
+                return ""
+            sleep(_RESCUE_STEP_MS)
+            waited += _RESCUE_STEP_MS
+    except KeyboardInterrupt:
+        return "Ctrl-C on the console"
+
+
+def _safe_mode(why, ring, board):
+    stop_watchdog()
+    print("ringside: SAFE MODE (%s): the app is not started, the watchdog is off, the REPL "
+          "is free. Remove the jumper / release BOOTSEL and reset to run the app." % why)
+    try:   # every LED dim blue: safe mode is visible without a console
+        px = board.Pixels(ring)
+        buf = bytearray(3 * px.count)
+        for i in range(2, len(buf), 3):   # G R B: the last byte is blue
+            buf[i] = _BLUE
+        px.show(buf)
+    except Exception as e:
+        print("ringside: LEDs unavailable:", e)
+
+
+def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1, rescue_ms=RESCUE_MS):
     """Boot and run. steps < 0 runs until release; tests pass a step count and a serial."""
     # Order matters for the heap's peak (docs/board.md): the board module before ring.json
     # is read (reading it leaves holes in the heap), the board built and the Adafruit
     # driver dropped with the set-up code before the controller's modules are imported.
     from ringfw import board_rp2040 as board
+    try:
+        return _run(board, path, steps, serial, fault_rounds, rescue_ms)
+    except KeyboardInterrupt:   # Ctrl-C in a fault blink, or anywhere not caught below
+        print("ringside: interrupted: the watchdog is off, the REPL is free")
+        return None
+    finally:
+        leave(board)
+
+
+def _run(board, path, steps, serial, fault_rounds, rescue_ms):
     try:
         from ringfw import geometry
         ring = geometry.load(path)
@@ -109,6 +215,11 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
         return None
     except Exception as e:  # RingError (a ValueError) explains what is wrong
         fault("%s is not usable: %s" % (path, e), path, fault_rounds)
+        return None
+
+    why = rescue(ring, board, rescue_ms)
+    if why:
+        _safe_mode(why, ring, board)
         return None
 
     try:
@@ -138,6 +249,9 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
 
     mem_alloc = getattr(gc, "mem_alloc", None)    # MicroPython only
     gc_floor = _gc_setup(mem_alloc)
+    # Ctrl-C's grace (board_rp2040.boot_grace) counts from the loop's first step, not from
+    # the import: the rescue window and the sensors' start-up do not eat into it.
+    board._boot = clock.ticks_ms()
     try:
         k = 0
         while not board.released() and (steps < 0 or k < steps):
@@ -163,11 +277,22 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1):
     except Exception as e:
         sensors.halt()
         _print_error(e)
-        # Not fed any more: the watchdog reboots the board within its timeout.
-        fault("main loop stopped: %s: %s (rebooting)" % (type(e).__name__, e), path,
-              fault_rounds, pixels)
+        # Not fed any more: the watchdog reboots the board within its timeout, unless
+        # Ctrl-C (on again: the app is gone, nothing on the link needs protecting) comes
+        # first; then main's leave() stops the watchdog and the REPL is free.
+        _kbd_intr(3)
+        fault("main loop stopped: %s: %s (rebooting in 5 s; Ctrl-C for the REPL)"
+              % (type(e).__name__, e), path, fault_rounds, pixels)
         return ctl
     sensors.halt()                        # core 1 stops polling (tests, release)
     if board.released():
         print("ringside: REPL released")
     return ctl
+
+
+def _kbd_intr(c):
+    try:
+        import micropython
+        micropython.kbd_intr(c)
+    except (ImportError, AttributeError):
+        pass

@@ -1,6 +1,9 @@
-"""Reading ring.json into a geometry.Ring: boot-only code.
+"""Reading ring.json (and the board's calibration.json) into a geometry.Ring: boot-only code.
 
-Every value is checked here, and a RingError says what is wrong. The board needs this
+Every value is checked here, and a RingError says what is wrong. The calibration lives in
+its own file beside ring.json on the board (CAL_FILE: written by `ringside calibrate`'s
+calsave, never by `make deploy`), so a firmware update that copies a new ring.json keeps
+it; ring.json's own per-sensor calibration blocks are only the starting values. The board needs this
 once, at start-up: main.py drops the module when the ring is built (on the RP2040 a
 loaded module's bytecode lives in the heap, and the loop has better use for it).
 Everything is integer, so the board (single-precision floats) and CPython (doubles)
@@ -91,15 +94,24 @@ def _sensors(r, sensors):
         if not -1 <= pin <= 127:
             raise RingError("sensor %d: xshut_pin must be a GPIO number or -1" % i)
         r.xshut_pin[i] = pin
-        cal = d.get("calibration", {})
+        _set_cal(r, i, d.get("calibration", {}), "")
+
+
+def _set_cal(r, i, cal, where):
+    """One sensor's calibration block {"offset_mm", "scale"} into the ring's arrays."""
+    try:
         off16 = _cd(cal.get("offset_mm", 0) * 0.16)
-        if not -16000 <= off16 <= 16000:
-            raise RingError("sensor %d: calibration offset_mm must be within -1000..1000" % i)
-        r.off16[i] = off16
         q12 = _cd(cal.get("scale", 1.0) * 40.96)
-        if not 2048 <= q12 <= 8192:
-            raise RingError("sensor %d: calibration scale must be within 0.5..2.0" % i)
-        r.scale_q12[i] = q12
+    except (AttributeError, TypeError):
+        raise RingError("%ssensor %d: calibration must hold numbers offset_mm and scale"
+                        % (where, i))
+    if not -16000 <= off16 <= 16000:
+        raise RingError("%ssensor %d: calibration offset_mm must be within -1000..1000"
+                        % (where, i))
+    if not 2048 <= q12 <= 8192:
+        raise RingError("%ssensor %d: calibration scale must be within 0.5..2.0" % (where, i))
+    r.off16[i] = off16
+    r.scale_q12[i] = q12
 
 
 def _is_token(t):
@@ -190,6 +202,10 @@ def ring_from(d, digest=0):
         r.i2c_hz = int(timing.get("i2c_hz", 400000))
         pins = d.get("pins", {})
         r.i2c_pins = (int(pins.get("i2c_id", 0)), int(pins.get("sda", 0)), int(pins.get("scl", 1)))
+        # the safe-mode jumper (ringfw.boot.rescue): this pin pulled to GND at boot; -1 none
+        r.safe_pin = int(pins.get("safe", -1))
+        if not -1 <= r.safe_pin <= 29:
+            raise RingError("ring.json pins.safe must be a GPIO number 0..29 or -1 (none)")
         # sorted: MicroPython's json does not keep key order, and both ends must agree
         r.side_names = sorted(d["sides"].keys())
         for nm in r.side_names:
@@ -230,7 +246,7 @@ def digest_of(data):
 
 def apply_calibration(d, ring, which):
     """Write the calibration of sensor i of ring for every i with which[i] set into a
-    parsed ring.json dict d (what calsave stores). Allocates: only on a host command."""
+    parsed ring.json dict d (the simulated board keeps its calibration so)."""
     for i in range(ring.sensor_count):
         if which[i]:
             cal = d["sensors"][i].setdefault("calibration", {})
@@ -238,17 +254,71 @@ def apply_calibration(d, ring, which):
             cal["scale"] = ring.scale_q12[i] / 4096
 
 
-def save_calibration(path, ring, which):
-    """Rewrite the ring.json at path with the calibration of sensor i of ring for each i
-    with which[i] set; a temporary file, then a rename, so a power cut leaves the old file."""
+CAL_FILE = "calibration.json"
+CAL_FORMAT = 1
+
+
+def cal_path(ring_path):
+    """The calibration file beside ring.json: "calibration.json" or "<dir>/calibration.json"."""
+    k = ring_path.rfind("/")
+    return CAL_FILE if k < 0 else ring_path[:k + 1] + CAL_FILE
+
+
+def calibration_dict(ring):
+    """Every sensor's calibration as the calibration file holds it (allocates: a command)."""
+    sensors = {}
+    for i in range(ring.sensor_count):
+        sensors[str(i)] = {"offset_mm": ring.off16[i] / 16, "scale": ring.scale_q12[i] / 4096}
+    return {"format": CAL_FORMAT, "sensors": sensors}
+
+
+def read_calibration(path, ring):
+    """Apply the calibration file at path to ring; False if there is none. A file that is
+    there but unusable is a RingError naming it (the board then says so and blinks red)."""
+    try:
+        f = open(path)
+    except OSError:
+        return False
+    where = path + ": "
+    try:
+        try:
+            d = json.load(f)
+        except ValueError:
+            raise RingError(where + "not valid JSON (run `ringside calibrate` again, or "
+                            "delete it: `mpremote rm :%s`)" % path)
+    finally:
+        f.close()
+    if not isinstance(d, dict) or d.get("format") != CAL_FORMAT \
+            or not isinstance(d.get("sensors"), dict):
+        raise RingError(where + "not a calibration file of format %d" % CAL_FORMAT)
+    for key, cal in d["sensors"].items():
+        try:
+            i = int(key)
+        except ValueError:
+            i = -1
+        if not 0 <= i < ring.sensor_count:
+            raise RingError(where + "sensor %s is not in ring.json (it has %d sensors): "
+                            "run `ringside calibrate` again" % (key, ring.sensor_count))
+        if not isinstance(cal, dict):
+            raise RingError(where + "sensor %d: calibration must hold numbers offset_mm "
+                            "and scale" % i)
+        _set_cal(ring, i, cal, where)
+    return True
+
+
+def save_calibration(path, ring, which=None):
+    """Store the calibration of ring (what calsave does) in the calibration file beside the
+    ring.json at path; ring.json itself is never rewritten. Every sensor's current values
+    are written (which, the sensors calibrated since boot, is taken for the caller's sake:
+    the others keep the values they were loaded with), so the file is the board's whole
+    calibration. A temporary file, then a rename: a power cut leaves the old file."""
     import os
-    with open(path) as f:
-        d = json.load(f)
-    apply_calibration(d, ring, which)
-    tmp = path + ".tmp"
+    dest = cal_path(path)
+    tmp = dest + ".tmp"
     with open(tmp, "w") as f:
-        json.dump(d, f)
-    os.rename(tmp, path)
+        json.dump(calibration_dict(ring), f)
+    os.rename(tmp, dest)
+    return dest
 
 
 def loads(data):
@@ -278,4 +348,7 @@ def load(path="ring.json"):
         except ValueError:
             raise RingError("ring.json is not valid JSON")
     buf = mv = None
-    return ring_from(d, crc & 0xFFFFFFFF)
+    r = ring_from(d, crc & 0xFFFFFFFF)
+    d = None
+    r.calibrated = read_calibration(cal_path(path), r)
+    return r

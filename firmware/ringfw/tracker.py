@@ -82,6 +82,8 @@ _DRIFT_T = const(20)       # cd: a watched rest that moved this much between loo
 _CONFIRM_MS = const(250)   # a rest that lasted this long before a flick took it away held
 _ROLLING_V = const(5000)   # cd/s: a track this fast is rolling, not still
 _SWING_HALF_MIN = const(1000)  # ms: shortest half swing that shows a tilt
+_SAT_CD = const(300)       # cd: the last part of a window, where a marble past it reads
+_SAT_PAST = const(1200)    # cd: ... from this far past the window's end
 
 
 def isqrt(v):
@@ -507,6 +509,17 @@ class Tracker:
                 self.dev_n = 0
             self.nonsense[i] = 0
             return
+        # A reading at the far end of a window (its last 3 degrees and the slack past it)
+        # while the rest point lies further on: the marble sits just past the cone's edge,
+        # where it fills a sliver of it and the blend with the ring reads short, pinned at
+        # the window's end (4-6 degrees short at 50 degrees, under the physical model). It
+        # says the marble is there or further on: where it rests, not that it moved.
+        r = self.ring
+        off = ((ang - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
+        if off > r.view_max[i] - _SAT_CD and off < r.view_max[i] + 300:
+            roff = ((self.rest - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
+            if off <= roff < r.view_max[i] + _SAT_PAST:
+                return
         # Far from the rest point: the marble moved, or a stray reading. Two agreeing
         # readings that are not one stuck sensor repeating itself = it moved.
         self.nonsense[i] += 1
@@ -867,8 +880,11 @@ class Tracker:
             self.pend = True
             self.pend_x = a
             self.pend_t = now
-        if self.self_start or self.turns:
-            # it rolled off by itself, or swung back: a slope brought it here
+        if self.self_start or (self.turns and (x - self.tp_last) * self.dir >= _SWING_MIN):
+            # It rolled off by itself, or swung back, well back from its turning point: a
+            # slope brought it here. (A track that only seemed to turn back, noisy and
+            # faint near the end of a flick on a level ring, rests just beside its
+            # "turning point"; taken as evidence it called a level ring tilted.)
             self._rest_evidence(x)
         if self.flicked and not self.self_start:
             # ambiguous when the boundary is within sigmas * se (plus a floor for what

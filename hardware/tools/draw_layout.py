@@ -454,6 +454,102 @@ def _import_power():
     return power
 
 
+# ---------------------------------------------------------------- harness and bill of materials
+
+IDC_SIZES = (10, 14, 16, 20, 26, 34, 40, 50, 64)   # 2.54 mm IDC sockets for 1.27 mm ribbon
+# The harness's fixed conductors: SDA and SCL each between grounds, the sensors' 3.3 V on
+# two conductors (current), then one XSHUT conductor per sensor.
+HARNESS_FIXED = (("GND", "GND"), ("SDA", "sda"), ("GND", "GND"), ("SCL", "scl"),
+                 ("GND", "GND"), ("3.3 V, sensors", "U2 output"), ("3.3 V, sensors", "U2 output"),
+                 ("GND", "GND"))
+HARNESS_OUT_MM = 10       # the ribbon runs this far outside the lenses, behind the pockets
+HARNESS_LEAD_MM = 100     # Pico board to the first sensor's socket, and slack at the end
+DEFAULT_BOM = HARDWARE / "bom.csv"
+
+
+def harness(ring: dict) -> dict:
+    """The sensor harness from ring.json: its conductors, their use, the ribbon's width, and
+    where along it each sensor's socket is crimped (mm from the Pico end). The Pico board
+    sits outside the ring just clockwise of the first sensor; the ribbon runs
+    counter-clockwise behind the pockets past every sensor in ring.json order."""
+    sensors = ring["sensors"]
+    pins = ring.get("pins", {})
+    bus = {"sda": _pico(int(pins.get("sda", 0))), "scl": _pico(int(pins.get("scl", 1)))}
+    cond = [(k + 1, sig, bus.get(to, to)) for k, (sig, to) in enumerate(HARNESS_FIXED)]
+    for i, s in enumerate(sensors):
+        cond.append((len(cond) + 1, f"XSHUT S{sensor_id(s, i)}", _pico(int(s.get("xshut_pin", -1)))))
+    width = next((w for w in IDC_SIZES if w >= len(cond)), len(cond) + len(cond) % 2)
+    r = float(ring.get("mount", {}).get("lens_radius_mm", 192)) + HARNESS_OUT_MM
+    first = cd(sensors[0]["angle_deg"])
+    at = []
+    for s in sensors:
+        arc = (cd(s["angle_deg"]) - first) % FULL
+        at.append(HARNESS_LEAD_MM + 2 * math.pi * r * arc / FULL)
+    length = at[-1] + HARNESS_LEAD_MM
+    return {"conductors": cond, "width": width, "radius_mm": r, "socket_mm": at, "length_mm": length,
+            "xshut_first": len(HARNESS_FIXED) + 1}
+
+
+def harness_block(ring: dict) -> str:
+    h = harness(ring)
+    n = len(ring["sensors"])
+    rows = [f"{n} XSHUT lines + SDA + SCL + 3.3 V + GND = **{n + 4} signals**; the ribbon carries them on "
+            f"**{len(h['conductors'])} conductors** (SDA and SCL each between grounds, 3.3 V on two), in a "
+            f"**{h['width']}-way** 1.27 mm ribbon"
+            + (f" ({h['width'] - len(h['conductors'])} spare)" if h["width"] > len(h["conductors"]) else "")
+            + f", **{h['length_mm'] / 1000:.2f} m** long (run {h['radius_mm']:.0f} mm from the centre, "
+            f"behind the pockets, plus {HARNESS_LEAD_MM} mm at each end).", "",
+            "| Conductor | Signal | Pico board end |", "| --- | --- | --- |"]
+    rows += [f"| {k} | {sig} | {to} |" for k, sig, to in h["conductors"]]
+    if h["width"] > len(h["conductors"]):
+        rows.append(f"| {len(h['conductors']) + 1}-{h['width']} | not connected | |")
+    rows += ["", "| Sensor | Socket crimped at (from the Pico end) | Its XSHUT conductor | VIN | GND | SDA | SCL |",
+             "| --- | --- | --- | --- | --- | --- | --- |"]
+    for i, s in enumerate(ring["sensors"]):
+        rows.append(f"| S{sensor_id(s, i)} | {h['socket_mm'][i]:.0f} mm | {h['xshut_first'] + i} "
+                    f"(through 1 k\u03a9) | 6, 7 | 8 | 2 | 4 |")
+    return "\n".join(rows)
+
+
+def load_bom(path: Path) -> list[dict]:
+    """hardware/bom.csv: one row per line item (ref, qty, unit, part_number, description,
+    unit_usd, notes). LayoutError with the line when a row is unusable."""
+    import csv
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        raise LayoutError(f"cannot read {path}: {e.strerror or e}") from None
+    want = ["ref", "qty", "unit", "part_number", "description", "unit_usd", "notes"]
+    out = []
+    for k, r in enumerate(rows, start=2):
+        if list(r) != want or None in r.values():
+            raise LayoutError(f"{path.name} line {k}: want the columns {', '.join(want)}")
+        try:
+            qty = float(r["qty"])
+            each = round(float(r["unit_usd"]) * 100)
+        except ValueError:
+            raise LayoutError(f"{path.name} line {k}: qty and unit_usd must be numbers") from None
+        out.append(dict(r, qty_n=qty, each_c=each, line_c=round(qty * each)))
+    return out
+
+
+def _usd(cents: int) -> str:
+    return f"${cents // 100:,}.{cents % 100:02d}"
+
+
+def bom_block(bom: list[dict]) -> str:
+    rows = ["| Ref | Qty | Part number | What it is | Each | Line | Notes |",
+            "| --- | ---: | --- | --- | ---: | ---: | --- |"]
+    for b in bom:
+        q = f"{b['qty_n']:g}" + ("" if b["unit"] == "pcs" else f" {b['unit']}")
+        rows.append(f"| {b['ref']} | {q} | {b['part_number']} | {b['description']} | {_usd(b['each_c'])} | "
+                    f"{_usd(b['line_c'])} | {b['notes']} |")
+    total = sum(b["line_c"] for b in bom)
+    rows.append(f"| **Total** | | | {len(bom)} lines | | **{_usd(total)}** | |")
+    return "\n".join(rows)
+
+
 def readme_blocks(ring: dict) -> dict[str, str]:
     """Markdown for each generated section of hardware/README.md, by marker name."""
     blocks = {}
@@ -468,9 +564,16 @@ def readme_blocks(ring: dict) -> dict[str, str]:
             f"| I2C{i2c_id} SDA ({hz // 1000} kHz) | {_pico(sda)} | SDA of every sensor, one daisy-chained bus |",
             f"| I2C{i2c_id} SCL | {_pico(scl)} | SCL of every sensor |",
             f"| NeoPixel data | {_pico(int(leds['pin']))} | 74AHCT125 input 1A; output 1Y \u2192 330 \u03a9 \u2192 strip DIN |",
-            "| 5 V (USB) | VBUS (pin 40) | strip +5 V, 74AHCT125 VCC (pin 14), 1000 \u00b5F capacitor + |",
-            "| 3.3 V | 3V3(OUT) (pin 36) | VIN of every sensor (so their I2C pull-ups go to 3.3 V) |",
-            "| Ground | GND (pins 3, 8, 13, 18, 23, 28, 33, 38) | every sensor, strip, 74AHCT125 (pins 1 and 7), capacitor \u2212 |"]
+            "| 5 V (USB) | VBUS (pin 40) | Q1 source (the soft start); Q1 drain = \"5 V soft\": strip +5 V, "
+            "1000 \u00b5F capacitor +, 74AHCT125 VCC (pin 14), U2 input |",
+            "| 3.3 V, sensors | U2 output (not the Pico's) | VIN of every sensor: harness conductors 6 and 7 |",
+            "| 3.3 V, Pico | 3V3(OUT) (pin 36) | nothing else (the RP2040 and its pins only) |",
+            "| Ground | GND (pins 3, 8, 13, 18, 23, 28, 33, 38) | every sensor, strip, 74AHCT125 (pins 1 and 7), "
+            "U2, capacitors \u2212, R14 |"]
+    safe = int(pins.get("safe", -1))
+    if safe >= 0:
+        rows.append(f"| Safe-mode jumper | {_pico(safe)} | a jumper shunt to the GND pin beside it skips the app "
+                    "at boot (docs/board.md *Rescuing a board*) |")
     rows += ["", "| Sensor | Mounted at | Aim | XSHUT | I2C address | Sees (ccw) |",
              "| --- | --- | --- | --- | --- | --- |"]
     for i, s in enumerate(sensors):
@@ -479,6 +582,9 @@ def readme_blocks(ring: dict) -> dict[str, str]:
                     f"{_pico(int(s.get('xshut_pin', -1)))} | 0x{int(s.get('i2c_address', 0x29)):02X} | "
                     f"{_deg(start)}\u2013{_deg((start + length) % FULL)} |")
     blocks["pins"] = "\n".join(rows)
+
+    blocks["harness"] = harness_block(ring)
+    blocks["bom"] = bom_block(load_bom(DEFAULT_BOM))
 
     cov = coverage(ring)
     rows = ["| Seen by | Arc | Share of the ring | Along the centre line |", "| --- | --- | --- | --- |"]

@@ -8,7 +8,7 @@ read against that truth, over the placements it saw, gives
     raw = a * true + b      ->   corrected = (raw - offset) * scale,  offset = b, scale = 1/a
 
 which the board applies to every reading (integer: offset in 1/16 mm, scale in Q12) and
-saves into its copy of ring.json.
+saves in its calibration.json (beside its ring.json, which it never rewrites).
 
 The procedure talks to anything with the board's protocol. `board` needs:
     send(kind, **fields)   a command frame (acknowledged by the board)
@@ -169,11 +169,24 @@ def _robust_mean(vals):
 
 
 def _drifting(got: dict) -> bool:
-    """A marble that rolls while we collect: its readings trend (first vs last third)."""
+    """A marble that rolls while we collect: some sensor's readings trend (the median of
+    the first third against the last) by more than 3 mm and by more than 4 standard errors
+    of that difference. The error comes from the scatter within the thirds (each about its
+    own median, so a trend does not count as scatter): a faint reading far in a sensor's
+    window scatters by 5 mm or more, and a fixed 3 mm step between two medians of ten such
+    readings is noise there (it called a level ring tilted: `ringside calibrate`, physical
+    model, seeds 1 and 4)."""
     for vals in got.values():
         if len(vals) < 9:
             continue
         k = len(vals) // 3
-        if abs(statistics.median(vals[:k]) - statistics.median(vals[-k:])) > 3:
+        first, last = vals[:k], vals[-k:]
+        step = abs(statistics.median(first) - statistics.median(last))
+        if step <= 3:
+            continue
+        dev = [abs(v - statistics.median(part)) for part in (first, vals[k:-k], last) for v in part]
+        sd = 1.4826 * statistics.median(dev)      # robust sigma of one reading
+        se = 1.2533 * sd * math.sqrt(2.0 / k)     # of the difference of two medians of k
+        if step > 4 * se:
             return True
     return False

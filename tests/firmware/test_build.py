@@ -41,7 +41,10 @@ def built(tmp_path_factory):
 def test_build_output_holds_everything_the_board_needs(built):
     out, res = built
     assert res.returncode == 0, res.stderr
-    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()
+                   and p.name != "package.json")
+    assert (out / "package.json").is_file()           # the build's own mip manifest
+    assert not (out / "calibration.json").exists()    # never: the board's calibration is its own
     want = sorted(["main.py", "ring.json", "lib/adafruit_vl53l0x.mpy",
                    "lib/adafruit_bus_device/__init__.mpy",
                    "lib/adafruit_bus_device/i2c_device.mpy"]
@@ -160,9 +163,10 @@ def test_mpremote_mip_installs_the_package_from_a_checkout(monkeypatch):
     served = {
         "https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_VL53L0X/3.6.19/"
         "adafruit_vl53l0x.py": Path(importlib.util.find_spec("adafruit_vl53l0x").origin),
-        "https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_BusDevice/HEAD/"
+        # pinned: the tag of requirements-board.txt, not HEAD
+        "https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_BusDevice/5.2.17/"
         "adafruit_bus_device/__init__.py": bd / "__init__.py",
-        "https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_BusDevice/HEAD/"
+        "https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_BusDevice/5.2.17/"
         "adafruit_bus_device/i2c_device.py": bd / "i2c_device.py",
     }
     fetched = []
@@ -182,3 +186,60 @@ def test_mpremote_mip_installs_the_package_from_a_checkout(monkeypatch):
     assert set(tr.files) == want
     assert tr.files["/ringfw/board_rp2040.py"] == (FIRMWARE / "ringfw" / "board_rp2040.py").read_bytes()
     assert sorted(fetched) == sorted(served)
+
+
+def test_every_url_the_source_manifest_fetches_is_pinned():
+    d = json.loads((FIRMWARE / "package.json").read_text())
+    remote = [u for _, u in d["urls"] if u.startswith(("http", "github:"))]
+    assert remote
+    bd = bf._pinned_version("adafruit-circuitpython-busdevice")
+    for u in remote:      # a github: url would be fetched at HEAD; a raw url names its tag
+        assert u.startswith("https://") and "/%s/" % bd in u, u
+    assert all(v for _, v in d["deps"])
+
+
+def test_the_build_manifest_installs_the_mpy_files_without_the_network(built, monkeypatch):
+    from mpremote import mip
+    out, _ = built
+
+    def no_network(url):
+        raise AssertionError("mip fetched %s" % url)
+
+    monkeypatch.setattr(urllib.request, "urlopen", no_network)
+    tr = _FakeTransport()
+    mip._install_package(tr, str(out / "package.json"), "https://index.invalid", "", None, True)
+    board = {p.relative_to(out).as_posix() for p in out.rglob("*")
+             if p.is_file() and p.name != "package.json"}
+    assert set(tr.files) == {"/" + f for f in board}
+    assert not any(f.startswith("/ringfw/") and f.endswith(".py") for f in tr.files)
+    for f in board:
+        assert tr.files["/" + f] == (out / f).read_bytes()
+
+
+# ----- docs/board.md is written from the build -----
+def test_docs_board_md_is_up_to_date_with_the_build():
+    res = subprocess.run([sys.executable, "-m", "ringside.app.build_firmware", "--docs",
+                          "--check"], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert res.returncode == 0, res.stderr
+
+
+def test_stale_docs_are_caught(built, tmp_path):
+    out, _ = built
+    files = sorted((p.relative_to(out).as_posix(), p.stat().st_size) for p in out.rglob("*")
+                   if p.is_file() and p.name != "package.json")
+    ring = json.loads((ROOT / "hardware" / "ring.json").read_text())
+    good = bf.refresh_docs((ROOT / "docs" / "board.md").read_text(), bf.docs_blocks(files, ring))
+    assert bf.docs_problems(good, files, ring) == []
+    # the case: the docs written by hand for an older, smaller build
+    old = files[:15]
+    stale = bf.refresh_docs(good, {"firmware-files": bf.docs_blocks(old, ring)["firmware-files"]})
+    assert any("the build's files differ" in p for p in bf.docs_problems(stale, files, ring))
+    grown = [(f, n + n // 5) if f == "ringfw/tracker.mpy" else (f, n) for f, n in files]
+    assert any(p.startswith("ringfw/tracker.mpy is") for p in bf.docs_problems(good, grown, ring))
+    moved = json.loads(json.dumps(ring))
+    moved["sensors"][0]["xshut_pin"] = 26
+    assert "the pin map differs from ring.json" in bf.docs_problems(good, files, moved)
+    p = tmp_path / "board.md"
+    p.write_text(stale)
+    assert bf.docs(check=True, out_path=p) == 1
+    assert bf.docs(check=False, out_path=p) == 0 and bf.docs(check=True, out_path=p) == 0

@@ -88,21 +88,62 @@ def test_not_json_at_all_is_refused(tmp_path):
         geometry.load(str(tmp_path / "missing.json"))
 
 
-def test_a_calibration_is_written_back_and_read_again(tmp_path):
+def test_a_calibration_is_written_to_its_own_file_and_read_again(tmp_path):
     p = tmp_path / "ring.json"
     p.write_text(RING_JSON.read_text())
+    before = p.read_bytes()
     r = geometry.load(str(p))
+    assert r.calibrated is False                      # no calibration.json yet
     r.off16[3] = 40          # 2.5 mm
     r.scale_q12[3] = 4100
     which = bytearray(r.sensor_count)
     which[3] = 1
-    ringfile.save_calibration(str(p), r, which)
+    dest = ringfile.save_calibration(str(p), r, which)
+    assert dest == str(tmp_path / "calibration.json")
+    assert p.read_bytes() == before                   # ring.json is never rewritten
     again = geometry.load(str(p))
+    assert again.calibrated is True
     assert again.off16[3] == 40 and again.scale_q12[3] == 4100
-    assert again.off16[4] == r.off16[4] and not (tmp_path / "ring.json.tmp").exists()
-    d = json.loads(p.read_text())
-    assert d["sensors"][3]["calibration"] == {"offset_mm": 2.5, "scale": 4100 / 4096}
-    assert "calibration" not in d["sensors"][4] or d["sensors"][4] == RING["sensors"][4]
+    assert again.off16[4] == r.off16[4] and not (tmp_path / "calibration.json.tmp").exists()
+    d = json.loads((tmp_path / "calibration.json").read_text())
+    assert d["format"] == 1
+    assert d["sensors"]["3"] == {"offset_mm": 2.5, "scale": 4100 / 4096}
+    assert d["sensors"]["4"] == {"offset_mm": 0, "scale": 1.0}
+
+
+def test_the_calibration_file_wins_over_ring_json_blocks(tmp_path):
+    ring = json.loads(RING_JSON.read_text())
+    ring["sensors"][2]["calibration"] = {"offset_mm": 1.0, "scale": 1.0}   # an old board's
+    (tmp_path / "ring.json").write_text(json.dumps(ring))
+    r = geometry.load(str(tmp_path / "ring.json"))
+    assert r.off16[2] == 16 and not r.calibrated     # no file: ring.json's block counts
+    (tmp_path / "calibration.json").write_text(json.dumps(
+        {"format": 1, "sensors": {"2": {"offset_mm": -3.0, "scale": 1.5}}}))
+    r = geometry.load(str(tmp_path / "ring.json"))
+    assert r.calibrated and r.off16[2] == -48 and r.scale_q12[2] == 6144
+
+
+@pytest.mark.parametrize("text, why", [
+    ("{not json", "not valid JSON"),
+    ('{"format": 2, "sensors": {}}', "not a calibration file of format 1"),
+    ('{"format": 1, "sensors": {"12": {"offset_mm": 0, "scale": 1}}}',
+     "sensor 12 is not in ring.json (it has 12 sensors)"),
+    ('{"format": 1, "sensors": {"1": {"offset_mm": 0, "scale": 3}}}',
+     "sensor 1: calibration scale must be within 0.5..2.0"),
+    ('{"format": 1, "sensors": {"1": {"offset_mm": "x"}}}', "sensor 1: calibration must hold"),
+])
+def test_a_bad_calibration_file_is_refused_with_its_name(tmp_path, text, why):
+    (tmp_path / "ring.json").write_text(RING_JSON.read_text())
+    (tmp_path / "calibration.json").write_text(text)
+    with pytest.raises(RingError) as e:
+        geometry.load(str(tmp_path / "ring.json"))
+    assert str(e.value).startswith(str(tmp_path / "calibration.json") + ": ")
+    assert why in str(e.value)
+
+
+def test_cal_path_sits_beside_ring_json():
+    assert ringfile.cal_path("ring.json") == "calibration.json"
+    assert ringfile.cal_path("/flash/ring.json") == "/flash/calibration.json"
 
 
 def test_dropping_a_module_frees_it_for_good(monkeypatch):

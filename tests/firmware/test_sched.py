@@ -32,6 +32,7 @@ class Device:
         self.errors = []
         self.ready_at = {}
         self.read_delay = []         # ms from a result being ready to its read
+        self.checks = 0              # ready() calls: one I2C transaction each
 
     def start(self, i):
         if self.due[i] is not None:
@@ -43,6 +44,7 @@ class Device:
         return True
 
     def ready(self, i):
+        self.checks += 1
         if self.due[i] is not None and self.now >= self.due[i]:
             self.unread[i] = True
             self.ready_at.setdefault(i, self.due[i])
@@ -105,7 +107,10 @@ def test_neighbours_never_range_together_and_each_is_read_as_soon_as_it_is_ready
     got = run(sched, dev, 2000)
     assert dev.errors == []                       # nothing started over an unread result
     assert overlapping_pairs(rg, dev.windows) == []
-    assert max(dev.read_delay) <= 1.0 + 1e-9      # read in the ms it became ready
+    # read within 2 ms of becoming ready: the first ask is learnt from when results came
+    # (the device's 1.5 ms of jitter, then 1 ms polls), so that one I2C check is usually
+    # enough (test_about_one_readiness_check_a_reading)
+    assert max(dev.read_delay) <= 2.0 + 1e-9
     per = [sum(1 for _, i, _, _ in got if i == k) for k in range(rg.sensor_count)]
     # a round is two ranges of about 34 ms: 2000 ms give each sensor 29 readings
     assert all(28 <= c <= 30 for c in per), per
@@ -193,3 +198,18 @@ def test_the_simulated_board_runs_the_firmware_schedule_on_the_model():
     # read within the ms it is ready: the device's period (33.6 +- 0.5 ms under the physical
     # model, 33 +- 0.5 under the ideal one) is at most this far past the 33 ms budget
     assert b.sensors.sched.age_max <= math.ceil(b.model.period_ms + b.model.params.jitter_ms) - 33
+
+
+def test_about_one_readiness_check_a_reading():
+    # Each readiness check is an I2C transaction on core 1. Asked from 2 ms before the
+    # budget, 1 ms apart, a result took 3.7 checks; the schedule now learns when each
+    # sensor's results come and asks then (1 ms later after a miss, 1 ms earlier after
+    # every 8th hit), at a cost of about 1 ms of reading age.
+    rg = ring()
+    dev = Device(rg.sensor_count, seed=3)
+    sched = Schedule(rg, dev, 33)
+    run(sched, dev, 10000)
+    assert len(dev.read_delay) > 1000
+    assert dev.checks / len(dev.read_delay) < 1.25
+    assert sched.checks == dev.checks
+    assert sum(dev.read_delay) / len(dev.read_delay) < 1.5

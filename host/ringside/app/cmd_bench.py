@@ -27,7 +27,8 @@ def cmd_ring(args: argparse.Namespace) -> int:
     if args.sweep is not None or args.plot:
         if args.ideal:
             raise UsageError("--sweep measures the physical model; leave out --ideal")
-        res = ring.sweep(ring.parse_sweep(args.sweep or "all"), flicks=args.flicks,
+        res = ring.sweep(ring.parse_sweep(args.sweep or "all"),
+                         flicks=args.flicks if args.flicks is not None else 2000,
                          seed=args.seed, side=args.side, crosstalk=not args.no_crosstalk,
                          progress=prog)
         if args.plot:
@@ -37,6 +38,21 @@ def cmd_ring(args: argparse.Namespace) -> int:
         return 0
     if args.ambient is not None and args.ambient not in ring.AMBIENT:
         raise UsageError("--ambient takes low or high")
+    count = args.sensors
+    if args.fault and count is None:
+        import json as _json
+        count = len(_json.loads(ring.default_ring_bytes())["sensors"])
+    try:
+        specs = [ring.parse_fault(t, count) for t in args.fault or ()]
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if args.faults not in (None, "random"):
+        raise UsageError("--faults takes random (a random single fault every ~200 flicks)")
+    if args.idle is not None and not args.idle > 0:
+        raise UsageError("--idle takes the seconds of armed rest, more than 0")
+    if args.dead and (specs or args.faults):
+        raise UsageError("--dead is the sensor model's; use --fault dead:N with --fault/--faults")
+    flicks = args.flicks if args.flicks is not None else (0 if args.idle else 2000)
     if args.seeds is not None or args.jobs != 1:
         try:
             seeds = ring.parse_seeds(args.seeds if args.seeds is not None else str(args.seed))
@@ -44,8 +60,9 @@ def cmd_ring(args: argparse.Namespace) -> int:
             raise UsageError(str(e)) from None
         if args.jobs < 1:
             raise UsageError("--jobs must be at least 1")
-        res = ring.run_seeds(seeds, jobs=args.jobs, flicks=args.flicks, tilt=args.tilt, side=args.side,
-                             noise=args.noise, faults=faults,
+        res = ring.run_seeds(seeds, jobs=args.jobs, flicks=flicks, tilt=args.tilt, side=args.side,
+                             noise=args.noise, faults=faults, fault_specs=specs,
+                             random_faults=args.faults == "random", idle_s=args.idle, bus=args.bus,
                              sensor_model="ideal" if args.ideal else "physical", marble=args.marble,
                              marble_mm=args.marble_mm,
                              ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
@@ -53,13 +70,15 @@ def cmd_ring(args: argparse.Namespace) -> int:
                              crosstalk=not args.no_crosstalk)
         _print(res, args.json)
         return 0
-    res = ring.run(flicks=args.flicks, seed=args.seed, tilt=args.tilt, side=args.side,
-                   noise=args.noise, faults=faults,
+    res = ring.run(flicks=flicks, seed=args.seed, tilt=args.tilt, side=args.side,
+                   noise=args.noise, faults=faults, fault_specs=specs,
+                   random_faults=args.faults == "random", idle_s=args.idle, bus=args.bus,
                    sensor_model="ideal" if args.ideal else "physical", marble=args.marble,
                    marble_mm=args.marble_mm,
                    ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
                    sensors=args.sensors, baffle=False if args.no_baffle else None,
-                   crosstalk=not args.no_crosstalk, progress=prog)
+                   crosstalk=not args.no_crosstalk, progress=prog,
+                   save_traces=args.save_traces, save_flicks=tuple(args.save_flick or ()))
     _print(res, args.json)
     return 0
 
@@ -140,7 +159,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     b = sub.add_parser("bench", help="benchmarks (JSON)")
     bs = b.add_subparsers(dest="bench", metavar="WHAT")
     r = bs.add_parser("ring", help="detection accuracy and latency over simulated flicks")
-    r.add_argument("--flicks", type=int, default=2000)
+    r.add_argument("--flicks", type=int, default=None,
+                   help="flicks to make (default 2000; 0 with --idle)")
     r.add_argument("--seed", type=int, default=1)
     r.add_argument("--seeds", metavar="LIST",
                    help="several seeds, e.g. 1-5 or 1,3,7: one run each (each the very result of "
@@ -150,6 +170,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--side", default="darts")
     r.add_argument("--noise", type=float, default=1.0, help="sensor noise scale (1.0 = the default model)")
     r.add_argument("--dead", help="comma-separated sensors that are dead")
+    r.add_argument("--fault", action="append", metavar="KIND:SENSOR",
+                   help="a register-level fault for the whole run after calibration, e.g. "
+                        "bus-stuck:3 (repeatable; kinds dead, stuck, noisy, misaimed, nobaffle, "
+                        "intermittent, brownout, bus-stuck)")
+    r.add_argument("--faults", metavar="random",
+                   help="random: a random single fault every ~200 flicks (from the seed)")
+    r.add_argument("--bus", choices=("register", "direct"),
+                   help="how the simulated firmware reaches the sensors: its own board code over "
+                        "the simulated I2C bus, or the sensor model directly (default: register "
+                        "with --fault/--faults/--idle, else direct)")
+    r.add_argument("--idle", type=float, metavar="SECONDS",
+                   help="first this long with the marble at rest and the board armed: "
+                        "phantom flicks and landings are counted")
     r.add_argument("--ideal", action="store_true",
                    help="the ideal sensor model (only the marble is seen) instead of the physical one")
     r.add_argument("--marble", choices=("glass", "opaque", "steel"),
@@ -166,6 +199,12 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "(keys marble, baffle, sensors, ambient; default: all of them)")
     r.add_argument("--plot", help="draw the sweep as a PNG to this file")
     r.add_argument("--progress", action="store_true")
+    r.add_argument("--save-traces", metavar="DIR",
+                   help="save the worst flicks (misreports, no verdicts, false or missed off-ring, "
+                        "landings the marble moved on from, large travel errors) as traces in DIR "
+                        "(docs/traces.md)")
+    r.add_argument("--save-flick", type=int, action="append", metavar="K",
+                   help="with --save-traces: also save flick K (0-based), right or wrong")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_ring)
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")

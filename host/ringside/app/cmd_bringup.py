@@ -59,12 +59,12 @@ class SimBench:
 
     def __init__(self, seed: int = 1, faults: dict[int, str] | None = None, ring_bytes: bytes | None = None):
         from ringside.sim.board import SimBoard
-        self.board = SimBoard(ring_bytes, seed=seed, sensor_model="physical")
+        self.board = SimBoard(ring_bytes, seed=seed, sensor_model="physical", bus="register")
         for i, kind in (faults or {}).items():
             if kind not in MOUNT_FAULTS and kind not in ("dead", "stuck", "noisy"):
                 raise UsageError("unknown fault %r for sensor %d (use misaimed, nobaffle, "
                                  "dead, stuck or noisy)" % (kind, i))
-            self.board.model.set_fault(i, kind)
+            self.board.set_fault(i, kind)      # register level: the chip's own faults
         self.ring_dict = self.board.ring_dict
         self.simulated = True
 

@@ -57,7 +57,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("release", help="hand a board's port back to the MicroPython REPL",
                        description="Send the `repl` command: the firmware stops its app and "
                                    "turns Ctrl-C back on, so mpremote (make deploy) can reach "
-                                   "the REPL. Reset the board to start the app again.")
+                                   "the REPL. A board already at the REPL passes. Reset the "
+                                   "board to start the app again. Exit status 2, with the "
+                                   "reason, when neither the app nor the REPL answers.")
     _port_argument(p)
     p.set_defaults(func=_release)
 
@@ -192,10 +194,6 @@ def _flick(args) -> int:
 
 
 def _release(args) -> int:
-    from ringside.link import Link
-    link = Link(args.port, ring=None, reconnect=False)
-    link.open()
-    name = link.port_name
-    link.release_repl()
-    print("%s: the app stopped and the REPL is free (mpremote can connect now)" % name)
+    from ringside.app.deploy import release   # also passes a board already at the REPL
+    print(release(args.port))
     return 0

@@ -64,12 +64,11 @@ class RingSession:
     def __init__(self, seed: int = 1, tilt: float = 0.0, side: str = "darts", out: Callable[[str], None] = print, auto_calibrate: bool = True,
                  sensor_model: str | None = None):
         from ringside.flicks import max_travel_deg
-        from ringside.sim.board import SimBoard, SimTable
-        from ringside.sim.sensors import FAULTS
-        self.faults = FAULTS
+        from ringside.sim.board import FAULT_KINDS, SimBoard, SimTable
+        self.faults = FAULT_KINDS          # register-level faults on the simulated I2C bus
         ring.check_side(side)              # one line naming the sides, before anything starts
         self.SimTable = SimTable
-        self.board = SimBoard(seed=seed, tilt_deg=tilt, sensor_model=sensor_model)
+        self.board = SimBoard(seed=seed, tilt_deg=tilt, sensor_model=sensor_model, bus="register")
         self.out = out
         self.side = side
         self.seen = 0
@@ -195,7 +194,7 @@ class RingSession:
             kind = args[1].lower()
             if not 0 <= i < b.model.count or kind not in self.faults + ("ok",):
                 raise UsageError(usage)
-            b.model.set_fault(i, None if kind == "ok" else kind)
+            b.set_fault(i, None if kind == "ok" else kind)
             b.advance(1500)
             self._flush()
         elif cmd == "calibrate":

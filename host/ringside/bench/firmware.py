@@ -16,9 +16,10 @@ has no counter), giving microseconds per unit of fuel.
 The board splits the work over the RP2040's two cores (board_rp2040.SensorPoller):
     core 0  the controller's steps (fuel, as above) + clocking the LED frames out
             (machine.bitstream, 30 us per LED, interrupts off)
-    core 1  the sensor poll: the I2C bus time, per reading one 13-byte burst read from
-            0x13 and a 1-byte write to clear the interrupt (19 bytes of 9 bit times at
-            400 kHz), plus the poll's own Python (POLL_US_PER_READING).
+    core 1  the sensor poll: the I2C bus time (9 bit times a byte at 400 kHz), per reading
+            ST's 8-write single-shot start, the readiness checks (as many as the schedule
+            made, counted), one 13-byte burst read from 0x13 and a 1-byte write to clear
+            the interrupt, plus the poll's own Python (POLL_US_PER_READING, _PER_CHECK).
 estimated_rp2040_load is the busier core, as a fraction of that core.
 """
 from __future__ import annotations
@@ -34,16 +35,18 @@ PICO_LOOP_US = 15.9           # one `p.value(1); p.value(0)` iteration on a 125 
 PICO_LOOP_SOURCE = "elektronik-labor.de/Raspberry/Pico10.html (63 kHz pin toggle, MicroPython, 125 MHz)"
 I2C_HZ = 400_000
 # per reading on the schedule (ringfw.sched): ST's single-shot start, 8 one-byte writes of
-# addr+reg+data (24); the data-ready checks from 2 ms before the budget is up, 1 ms apart,
-# about 3.5 of addr+reg+addr+1 (14); the 13-byte burst, addr+reg+addr+13 (16); the
-# interrupt clear, addr+reg+1 (3)
-I2C_BYTES_PER_READING = 24 + 14 + 16 + 3
+# addr+reg+data (24); the data-ready checks, addr+reg+addr+1 (4 each: how many a reading
+# takes is measured, sched.checks, since the schedule learns when each sensor's results
+# come); the 13-byte burst, addr+reg+addr+13 (16); the interrupt clear, addr+reg+1 (3)
+I2C_BYTES_PER_READING = 24 + 16 + 3
+I2C_BYTES_PER_CHECK = 4
 LED_US = 30                   # one WS2812 LED: 24 bits at 800 kHz
 # the schedule's own Python per reading on core 1, each line or call about one half of the
-# Pico loop above (8 us): the start (8 writes in a loop, 24), the readiness checks (3.5 calls
-# and their lines, 14), the read (call, burst, clear, decoding, 8) and the bookkeeping of the
-# slot and the hand-over (12)
-POLL_US_PER_READING = 58 * PICO_LOOP_US / 2
+# Pico loop above (8 us): the start (8 writes in a loop, 24), the read (call, burst, clear,
+# decoding, 8), the bookkeeping of the slot, the learnt first ask and the hand-over (17);
+# and per readiness check its call and lines (5)
+POLL_US_PER_READING = 49 * PICO_LOOP_US / 2
+POLL_US_PER_CHECK = 5 * PICO_LOOP_US / 2
 CORE1_STACK_BYTES = 4096      # rp2 _thread default stack, from the heap (mpthreadport.c)
 # The GC heap of MicroPython >= 1.20 on RPI_PICO ("rp2: Allocate GC heap from unused RAM",
 # v1.20.0): from the end of BSS to the end of RAM, __GcHeapStart..__GcHeapEnd in
@@ -98,8 +101,10 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
     cpu = step_fuel / sim_s * us_per_fuel / 1e6
     led_count = b.ring_dict["leds"]["count"]
     led_write = full["stats"]["pixel_frames"] / sim_s * led_count * LED_US / 1e6
-    i2c = readings / sim_s * I2C_BYTES_PER_READING * 9 / I2C_HZ
-    poll_cpu = readings / sim_s * POLL_US_PER_READING / 1e6
+    sched = b.sensors.sched
+    checks = sched.checks / readings if readings else 0.0      # readiness checks a reading
+    i2c = readings / sim_s * (I2C_BYTES_PER_READING + I2C_BYTES_PER_CHECK * checks) * 9 / I2C_HZ
+    poll_cpu = readings / sim_s * (POLL_US_PER_READING + POLL_US_PER_CHECK * checks) / 1e6
     core0 = cpu + led_write
     core1 = i2c + poll_cpu
     mpy_total = _mpy_bytes()
@@ -116,6 +121,7 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
         "us_per_fuel": round(us_per_fuel, 6),
         "estimated_cpu_load": round(cpu, 4),
         "estimated_led_write_load": round(led_write, 4),
+        "readiness_checks_per_reading": round(checks, 3),
         "estimated_i2c_load": round(i2c, 4),
         "estimated_poll_load": round(poll_cpu, 4),
         "core0_load": round(core0, 4),
@@ -139,8 +145,16 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
         "step_allocations": stats["step_allocations"],
         "bytes_identical_to_cpython": full["out"] == vm.run_feed_cpython(b.ring_bytes, feed, out_cap=1 << 16)["out"],
         "mpy_bytes_total": mpy_total,
+        # the bus recovery in the VM: heap bytes per failed I2C transfer and per retry of a
+        # dead sensor, a stuck bus cleared (ringside.sim.vm_faults)
+        "bus_faults": _bus_faults(),
         "wall_seconds": round(time.perf_counter() - wall0, 2),
     }
+
+
+def _bus_faults() -> dict:
+    from ringside.sim import vm_faults
+    return vm_faults.run()
 
 
 _HEAP_SCRIPT = """

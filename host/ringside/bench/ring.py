@@ -16,7 +16,7 @@ import time
 
 from ringside.calibration import CalibrationError, calibrate
 from ringside.ring import load_side
-from ringside.sim.board import SimBoard, SimTable, default_ring_bytes
+from ringside.sim.board import FAULT_KINDS, SimBoard, SimTable, default_ring_bytes
 from ringside.sim.physics import max_travel_deg, speed_for_travel
 from ringside.sim.sensors import MARBLE_KINDS, SensorParams
 from typing import TYPE_CHECKING
@@ -26,6 +26,132 @@ if TYPE_CHECKING:
     from typing import Any
 
 OFF_RING_SHARE = 0.03
+# --faults random: a new single fault (the last one repaired) every RANDOM_EVERY flicks
+RANDOM_EVERY = (150, 250)
+# what the firmware says about a sensor's health on the link
+FAULT_FRAMES = ("sensor_fault", "sensor_ok", "degraded")
+_SEG_KEYS = ("flicks", "correct", "misreported", "false_off_ring", "no_verdict",
+             "off_ring_flicks", "off_ring_missed", "blind_landings")
+
+
+def parse_fault(text: str, count: int | None = None) -> tuple[str, int]:
+    """'KIND:SENSOR' (e.g. 'bus-stuck:3') -> (kind, sensor); ValueError says what is wrong."""
+    kind, sep, num = text.partition(":")
+    kind = kind.strip().lower()
+    if not sep or kind not in FAULT_KINDS or not num.strip().isdigit():
+        raise ValueError("--fault takes KIND:SENSOR, KIND one of %s (e.g. stuck:3), not %r"
+                         % (", ".join(FAULT_KINDS), text))
+    i = int(num)
+    if count is not None and not 0 <= i < count:
+        raise ValueError("--fault %s: no sensor %d (there are %d, 0 to %d)"
+                         % (text, i, count, count - 1))
+    return kind, i
+
+
+class _Fault:
+    """One fault while it lasts in a bench run: what the firmware said and how the flicks went."""
+
+    def __init__(self, board, kind, sensor, flick, sim0):
+        self.b = board
+        self.kind = kind
+        self.sensor = sensor
+        self.flick0 = flick
+        self.flick1 = None
+        self.t0 = board.now
+        self.t1 = None
+        self.sim0 = sim0
+        self.frames0 = len(board.frames)
+        self.frames1 = None
+        self.strikes0 = len(board.strikes)
+        self.strikes1 = None
+        rs = getattr(board.sensors, "rs", None)
+        self.rs = rs
+        self.fw0 = _fw_counts(rs)
+        self.fw1 = None
+        self.stats = dict.fromkeys(_SEG_KEYS, 0)
+        board.set_fault(sensor, kind)
+
+    def end(self, flick, repair=True):
+        self.flick1 = flick
+        self.t1 = self.b.now
+        self.frames1 = len(self.b.frames)
+        self.strikes1 = len(self.b.strikes)
+        self.fw1 = _fw_counts(self.rs)
+        if repair:
+            self.b.set_fault(self.sensor, None)
+
+    def report(self):
+        if self.t1 is None:
+            self.end(None, repair=False)
+        said = []
+        for t, kind, f in self.b.frames[self.frames0:self.frames1]:
+            if kind in FAULT_FRAMES and (f.get("id") == self.sensor or kind == "degraded"):
+                e = {"at_ms": t - self.t0, "said": kind}
+                e.update({k: v for k, v in f.items() if k != "id"})
+                said.append(e)
+        flagged = next((e["at_ms"] for e in said if e["said"] == "sensor_fault"), None)
+        trusted = None
+        if flagged is not None:
+            trusted = next((e["at_ms"] for e in said
+                            if e["said"] == "sensor_ok" and e["at_ms"] >= flagged), None)
+        st = self.stats
+        landings = st["flicks"] - st["off_ring_flicks"]
+        strikes = self.b.strikes[self.strikes0:self.strikes1]
+        back = [s["back_ms"] for s in strikes if s["back_ms"] is not None]
+        fw = {k: self.fw1[k] - self.fw0[k] for k in self.fw0}
+        out = {
+            "kind": self.kind, "sensor": self.sensor,
+            "from_flick": self.flick0, "to_flick": self.flick1,
+            "from_s": round((self.t0 - self.sim0) / 1000.0, 1),
+            "to_s": round((self.t1 - self.sim0) / 1000.0, 1),
+            "flagged_at_ms": flagged,
+            "trusted_again_at_ms": trusted,
+            "flag_changes": sum(1 for e in said if e["said"] in ("sensor_fault", "sensor_ok")),
+            "firmware_said": said[:20],
+            "results": dict(st, accuracy=round(st["correct"] / landings, 5) if landings else None),
+        }
+        if strikes:
+            out["strikes"] = len(strikes)
+            out["recovered"] = len(back)
+            out["recovery_ms_max"] = max(back) if back else None
+            out["recovery_ms_p50"] = _pct(back, 50)
+            out["recovery_ms"] = back[:20]
+        if self.rs is not None:
+            out["firmware"] = fw
+            if self.kind == "bus-stuck" and self.rs.cleared_at >= 0:
+                out["firmware"]["last_clear_s"] = round((self.rs.cleared_at - self.sim0) / 1000.0, 3)
+            ra = self.rs.recovered_at[self.sensor]
+            if fw["recoveries"] and ra >= 0:
+                out["firmware"]["last_recovery_s"] = round((ra - self.sim0) / 1000.0, 3)
+        return out
+
+
+def _fw_counts(rs):
+    keys = ("io_errors", "bus_clears", "recoveries", "recovery_fails")
+    return {k: (getattr(rs, k) if rs is not None else 0) for k in keys}
+
+
+def idle(board: SimBoard, seconds: float, sim0: int) -> dict:
+    """The marble at rest, the board armed, nobody touching it for `seconds`: every flick or
+    landing the board reports is a phantom (the table would score it). Re-armed after each."""
+    start = len(board.frames)
+    t0 = board.now
+    tr = board.controller.tracker
+    tr.arm()
+    at0 = board.marble.position_deg
+    end = board.now + int(seconds * 1000)
+    while board.now < end:
+        board.advance(min(1000, end - board.now))
+        if not tr.armed:
+            tr.arm()
+    got = [f for f in board.frames[start:] if f[1] in ("moving", "landed", "off_ring")]
+    return {"idle_s": seconds, "from_s": round((t0 - sim0) / 1000.0, 1),
+            "phantom_moving": sum(1 for f in got if f[1] == "moving"),
+            "phantom_landed": sum(1 for f in got if f[1] == "landed"),
+            "phantom_off_ring": sum(1 for f in got if f[1] == "off_ring"),
+            "phantoms": [{"at_s": round((f[0] - t0) / 1000.0, 2), "said": f[1], **f[2]}
+                         for f in got[:20]],
+            "marble_moved_deg": round(abs(board.marble.position_deg - at0), 3)}
 AMBIENT = {"low": 0.1, "high": 1.5}      # MCPS: a room lamp; daylight by a window (docs)
 
 
@@ -71,8 +197,17 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         sensor_params: SensorParams | None = None, sensor_model: str = "physical",
         marble: str | None = None, marble_mm: float | None = None, ambient: float | None = None,
         sensors: int | None = None, baffle: bool | None = None, crosstalk: bool = True,
-        progress: Callable[[int], None] | None = None) -> dict:
+        progress: Callable[[int], None] | None = None,
+        fault_specs: list[tuple[str, int]] | None = None, random_faults: bool = False,
+        idle_s: float | None = None, bus: str | None = None,
+        save_traces: str | None = None, save_flicks: tuple = (), save_limit: int = 20) -> dict:
+    """fault_specs: [(kind, sensor)], each injected after calibration for the whole run;
+    random_faults: a random single fault every ~200 flicks (RANDOM_EVERY), drawn from the
+    seed; idle_s: first that long at armed rest (phantoms counted); bus: the simulated
+    board's (default: "register" with any of these, else the board's default)."""
     rng = random.Random(seed)
+    if bus is None and (fault_specs or random_faults or idle_s):
+        bus = "register"
     if sensor_params is None:
         kw = {"noise_scale": noise}
         if marble is not None:
@@ -88,7 +223,9 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     # The ring is calibrated level, as its builder does once (calibration belongs to the
     # sensors on the ring); then it is put on the table of the test, tilted or not.
     board = SimBoard(ring_bytes, seed=seed, tilt_deg=0.0, faults=faults,
-                     sensor_params=sensor_params, sensor_model=sensor_model)
+                     sensor_params=sensor_params, sensor_model=sensor_model, bus=bus)
+    for kind, i in fault_specs or ():
+        parse_fault("%s:%d" % (kind, i), board.model.count)
     wall0 = time.perf_counter()
     table = SimTable(board)
     spaces = load_side(side, board.ring_dict)   # the host's ring model (ringside.ring)
@@ -115,6 +252,32 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         board.advance(100)
     board.advance(1000)
     sim0 = board.now
+    active = [_Fault(board, kind, i, 0, sim0) for kind, i in fault_specs or ()]
+    done_faults: list[_Fault] = []
+    frng = random.Random("faults %d" % seed)      # --faults random: its own stream
+    next_switch = 0 if random_faults else None
+    idle_res = idle(board, idle_s, sim0) if idle_s else None
+    saver = None
+    if save_traces:   # --save-traces DIR: the worst flicks as traces (ringside.sim.traces)
+        from ringside.sim.traces import BenchSaver
+        cmd = "ringside bench ring --flicks %d --seed %d%s%s%s" % (
+            flicks, seed, " --ideal" if sensor_model == "ideal" else "",
+            " --tilt %g" % tilt if tilt else "", " --side %s" % side if side != "darts" else "")
+        if faults:
+            cmd += "".join(" --fault %s:%d" % (v, i) for i, v in sorted(faults.items()))
+        cmd += "".join(" --fault %s:%d" % (k, i) for k, i in fault_specs or ())
+        if random_faults:
+            cmd += " --faults random"
+        saver = BenchSaver(board, save_traces, side=side, spaces=spaces, limit=save_limit,
+                           tail_ms=5000 if tilt else 3000,
+                           save_flicks=save_flicks, source={
+                               "command": cmd, "seed": seed, "sensor_model": sensor_model,
+                               "model": board.model.describe(), "tilt_deg": tilt,
+                               "low_deg": round(board.low_deg, 2) if tilt else None,
+                               "faults": dict([(str(i), v) for i, v in (faults or {}).items()]
+                                               + [(str(i), k) for k, i in fault_specs or ()]),
+                               "calibration_error": cal_error,
+                               "tag": "%s%s" % (sensor_model, "-tilt" if tilt else "")})
     tmax = max_travel_deg(board.ring_dict) * 0.9
     stats = dict(flicks=0, correct=0, primary=0, misreported=0, ambiguous=0, no_verdict=0,
                  off_ring_flicks=0, off_ring_missed=0, false_off_ring=0,
@@ -126,7 +289,16 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     turning_points = []     # diagnostics: landings the marble moved on from
     no_verdicts = []
     false_offs = []
+    stats["blind_landings"] = 0
     for k in range(flicks):
+        if next_switch is not None and k == next_switch:
+            if active:
+                active[0].end(k)
+                done_faults.append(active.pop())
+            active.append(_Fault(board, frng.choice(FAULT_KINDS),
+                                 frng.randrange(board.model.count), k, sim0))
+            next_switch = k + frng.randint(*RANDOM_EVERY)
+        before = dict(stats)
         stats["flicks"] += 1
         direction = 1 if rng.random() < 0.5 else -1
         off = rng.random() < OFF_RING_SHARE
@@ -134,6 +306,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
             speed = direction * rng.uniform(1.05, 1.6) * board.marble.params.off_ring_speed_mm_s
         else:
             speed = speed_for_travel(board.ring_dict, direction * rng.uniform(20.0, tmax))
+        if saver:
+            saver.flick_start(k)
         frame, rest_t = board.run_flick(speed, timeout_ms=30000)
         emitted_at = board.now
         at_emit = board.marble.angle_deg if board.marble.on_ring else None
@@ -159,6 +333,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                                    "reported_angle": frame[2].get("ang", 0) / 100})
         else:
             f = frame[2]
+            if f.get("blind", 0):
+                stats["blind_landings"] += 1
             if truly_off:
                 stats["off_ring_missed"] += 1
             else:
@@ -185,12 +361,17 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                 if emitted_at < rest_t:
                     stats["early_landings"] += 1
                 latency.append(max(0, emitted_at - rest_t))
+        if saver:
+            saver.flick_end(k, frame, rest_t, was_resting, at_emit, direction, 30000)
         # the next flick starts from where the marble is; off the ring it goes back to the start
         if not board.marble.on_ring:
             board.place(start_angle)
             board.advance(1500)
         else:
             board.advance(300)
+        for fa in active:
+            for key in _SEG_KEYS:
+                fa.stats[key] += stats[key] - before[key]
         if progress and (k + 1) % 100 == 0:
             progress(k + 1)
     on_ring_flicks = stats["flicks"] - stats["off_ring_flicks"]
@@ -232,6 +413,21 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         "latency_ms_max": max(latency) if latency else None,
     }
     out["speedup"] = round(out["sim_seconds"] / out["wall_seconds"], 1) if out["wall_seconds"] else None
+    out["bus"] = board.bus
+    out["blind_landings"] = stats["blind_landings"]
+    if fault_specs or random_faults:
+        out["faults"] = [fa.report() for fa in done_faults + active]
+    if random_faults:
+        out["faults_random"] = {"every_flicks": list(RANDOM_EVERY), "seed": "faults %d" % seed}
+    if idle_res is not None:
+        out["idle"] = idle_res
+    rs = getattr(board.sensors, "rs", None)
+    if rs is not None:
+        out["firmware_bus"] = dict(_fw_counts(rs), transfers=board.hw.bus.transfers,
+                                   failed_transfers=board.hw.bus.failed,
+                                   strikes=len(board.strikes),
+                                   unrecovered=sum(1 for s in board.strikes
+                                                   if s["back_ms"] is None))
     sp = board.sensors
     done = sum(board.model.completed)
     out["readings"] = {"completed": done, "overwritten": sum(board.model.overwritten),
@@ -239,6 +435,9 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                        if done else None, "replaced": sp.replaced,
                        "age_ms_p50": _pct(sp.ages, 50), "age_ms_p95": _pct(sp.ages, 95)}
     del on_ring_flicks
+    if saver:
+        out["saved_traces"] = saver.saved
+        out["traces_not_saved"] = saver.skipped
     return out
 
 

@@ -40,12 +40,21 @@ SECTIONS (each a dict with "kind" and "title"; made with the helpers below):
            "marble": {"space": id, "deg": float} or None
     grid   a board of cells: "columns": [labels], "rows": [{"label", "cells": [cell]}]
     track  an ordered loop or line of steps (a time wheel, a rondel, a score track):
-           "steps": [{"label", "marks", "highlight"}]
+           "steps": [{"label", "marks", "highlight"}]; optional "loop": True (the steps go
+           round, the first at the top, then clockwise); a step may add "short" (its name
+           where room is small), "colour" (its own colour) and "beside": True (a loop's step
+           drawn beside the loop, not on it: The Circle's Time Warp)
     table  "header": [str], "rows": [[str]]
     text   "lines": [str]
 
 A mark or a cell is {"text": str, "seat": int | None, "colour": colour name | None}; a cell
 may add "glyph". Colours are names from COLOUR_RGB, so every screen and the LEDs agree.
+A grid cell may also add (for a page that draws the board, the terminal prints "text"):
+"id" (what a click on it names: a square), "fill" (the square's own colour: Doubles'
+yellow squares), "off": True (not in play), and "piece": {"pattern", "points", "facing"}
+(the pattern a piece is printed with: "crosshatched" | "dotted" | "plain" | "black"; the
+corner it faces: "lower-right" ...). A grid row may add "colour" and "in_play": False.
+A player may add "badges": [{"glyph", "means"}] (a token the player holds: the sheriff's star).
 
 LED FRAME:
 
@@ -107,12 +116,27 @@ def grid(title: str, columns: list[str], rows: list[dict]) -> dict:
     return {"kind": "grid", "title": title, "columns": list(columns), "rows": rows}
 
 
-def track(title: str, steps: list[dict]) -> dict:
-    return {"kind": "track", "title": title, "steps": steps}
+def track(title: str, steps: list[dict], loop: bool = False) -> dict:
+    """loop=True: the steps go round (a time wheel, a rondel), the first at the top, then
+    clockwise; else a line."""
+    t = {"kind": "track", "title": title, "steps": steps}
+    if loop:
+        t["loop"] = True
+    return t
 
 
-def step(label: str, marks: list | tuple = (), highlight: bool = False) -> dict:
-    return {"label": label, "marks": list(marks), "highlight": bool(highlight)}
+def step(label: str, marks: list | tuple = (), highlight: bool = False, short: str | None = None,
+         colour: str | None = None, beside: bool = False) -> dict:
+    """short: the step's name where room is small (a wheel's segment); colour: the step's own
+    colour (a rondel space's); beside: a step of a loop drawn beside it, not on it."""
+    st = {"label": label, "marks": list(marks), "highlight": bool(highlight)}
+    if short is not None:
+        st["short"] = short
+    if colour is not None:
+        st["colour"] = colour
+    if beside:
+        st["beside"] = True
+    return st
 
 
 def table(title: str, header: list[str], rows: list[list[str]]) -> dict:

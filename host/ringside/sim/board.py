@@ -19,11 +19,16 @@ from ringfw.hal import STATUS_NO_ANSWER
 from ringfw.sched import HandOver, Schedule
 from ringfw.wire import Encoder
 
+from ringfw.hal import (RANGE_NO_TARGET, STATUS_NONE, STATUS_SIGMA_FAIL, STATUS_SIGNAL_FAIL,
+                        STATUS_VALID)
+
 from ringside import ring as ring_mod
 from ringside.link.frames import LineReader, WireError, encode, parse
 from ringside.sim import fw_replay
+from ringside.sim import vl53l0x_regs as regs
 from ringside.sim.physics import Marble, PhysicsParams
-from ringside.sim.sensors import DEFAULT_MODEL, SensorArray, SensorParams
+from ringside.sim.sensors import DEFAULT_MODEL, MOUNT_FAULTS, SensorArray, SensorParams
+from ringside.sim.sensors import FAULTS as SENSOR_FAULTS
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -40,6 +45,31 @@ BOARD_DEFAULT_MODEL = DEFAULT_MODEL
 def model_of(ideal: bool) -> str:
     """The sensor model a command's --ideal switch selects."""
     return "ideal" if ideal else BOARD_DEFAULT_MODEL
+
+# How the firmware reaches the sensors (SimBoard(bus=...)):
+#   "register": the board's own code (ringfw.board_rp2040.RangeSensors: Adafruit driver
+#               bring-up, single-shot starts, result bursts, bus and sensor recovery) over
+#               the simulated I2C bus (vl53l0x_regs.FakeI2C), one register-level VL53L0X
+#               per sensor whose measurements are the sensor model's;
+#   "direct":   the schedule's device calls the sensor model itself (no I2C): faster, and
+#               the only way for the faults below that are not register level.
+BUSES = ("register", "direct")
+BOARD_DEFAULT_BUS = "direct"
+
+# Faults SimBoard.set_fault injects. On the register-level bus: dead (NACKs its address),
+# stuck (its result registers report one reading whatever happens), intermittent (drops
+# off the bus now and then: NACKs for stretches), brownout (resets to 0x29 with default
+# registers, its ranging stopped), bus-stuck (holds SDA low until the master clocks SCL
+# and sends a STOP) are the chip's; noisy, misaimed and nobaffle are the sensor model's
+# (what the chip measures). On the direct bus only the sensor model's own kinds exist.
+REGISTER_FAULTS = ("dead", "stuck", "intermittent", "brownout", "bus-stuck")
+FAULT_KINDS = ("dead", "stuck", "noisy", "misaimed", "nobaffle", "intermittent", "brownout",
+               "bus-stuck")
+# brownout / bus-stuck: an event now, then again every so often while the fault stands;
+# intermittent: a NACK stretch now, then more (all drawn from the board's seeded fault RNG)
+EVENT_EVERY_MS = (15000, 45000)
+DROP_EVERY_MS = (3000, 12000)
+DROP_FOR_MS = (150, 1500)
 
 
 def default_ring_bytes() -> bytes:
@@ -69,8 +99,8 @@ class _Device:
     def __init__(self, board):
         self.b = board
         self.model = board.model
-        self.half = board.model.period_ms / 2
-        self.done_at = [0.0] * board.model.count   # when each last result completed
+        self.half = board.half_period
+        self.done_at = board.done_at     # when each last result completed
         self.reads = 0
 
     def start(self, i):
@@ -99,6 +129,119 @@ class _Device:
         sched.signal[i] = _rate_q7(rd.signal_mcps)
         sched.ambient[i] = _rate_q7(rd.ambient_mcps)
         return 1
+
+
+class _SimChip(regs.VL53L0XModel):
+    """A VL53L0X of the simulated ring at the register level. Its single-shot measurement
+    (SYSRANGE_START = 0x01 with no calibration step) is the sensor model's: it starts when
+    the firmware writes the start (SensorArray.start_single: crosstalk sees who emits
+    when), is ready when the model's measurement is due, and latches the model's reading
+    (range, status, signal and ambient rates) into the result registers. A model dropout
+    (no result) latches the device's "no update" status; the API-only sigma check cannot
+    be shown by register 0x14, so the model's sigma-fail outliers latch as signal fail."""
+
+    def __init__(self, board, i):
+        self.b = board
+        self.i = i
+        super().__init__(None, clock=board._clock_ms, name="sensor %d" % i)
+
+    def _write_page0(self, reg, val):
+        super()._write_page0(reg, val)
+        if reg == regs.SYSRANGE_START and self.mode == "single":
+            self.b.model.start_single(self.i, self.b.now)
+
+    def _advance(self):
+        if self.mode != "single":
+            super()._advance()
+            return
+        if self.ranging_stuck:
+            return
+        b = self.b
+        m = b.model
+        due = m.next_due_ms(self.i)
+        if due > b.now:
+            return
+        self.mode = "idle"
+        b.done_at[self.i] = due
+        b.chip_reads += 1
+        res = m.measure(self.i, b.angle_at(due - b.half_period), due)
+        if res is None or res[1] not in _REG_STATUSES:
+            got = (RANGE_NO_TARGET, STATUS_NONE, 0.0, m.params.ambient_mcps)
+        else:
+            rd = m.last[self.i]
+            st = STATUS_SIGNAL_FAIL if rd.status == STATUS_SIGMA_FAIL else rd.status
+            got = (rd.range_mm, st, rd.signal_mcps, rd.ambient_mcps)
+        self._latch(got)
+
+    def _latch(self, got=None):
+        if self.frozen is not None:
+            got = self.frozen
+        elif got is None:                # (continuous ranging: not what the firmware does)
+            got = (RANGE_NO_TARGET, STATUS_NONE, 0.0, 0.0)
+        self.source = lambda: got
+        super()._latch()
+
+    def power(self, on):
+        if not on and hasattr(self, "b"):
+            self.b.model.stop(self.i, self.b.now)
+        super().power(on)
+
+    def brownout(self):
+        self.b.model.stop(self.i, self.b.now)
+        super().brownout()
+
+
+_REG_STATUSES = (STATUS_VALID, STATUS_SIGMA_FAIL, STATUS_SIGNAL_FAIL, 3, 4, 5, STATUS_NONE)
+
+
+class _Hardware:
+    """The register-level board: the chips on their I2C bus and XSHUT lines, the fake
+    `machine`/`micropython` modules the firmware's board code runs against, and that code
+    (ringfw.board_rp2040), imported once under them."""
+
+    _board_mod = None
+
+    def __init__(self, board):
+        self.chips = [_SimChip(board, i) for i in range(board.model.count)]
+        self.bus = regs.FakeI2C(self.chips, log_size=0)
+        self.lines = regs.XShutLines()
+        for i, pin in enumerate(board.fw_ring.xshut_pin):
+            if pin >= 0:
+                self.lines.wire(pin, self.chips[i])
+            else:
+                self.chips[i].power(True)
+        self.mods = regs.fake_modules(self.bus, self.lines)
+        self.machine = self.mods["machine"]
+
+    def range_sensors(self, ring):
+        """board_rp2040.RangeSensors(ring), brought up as at boot (its waits in no time)."""
+        import sys
+        saved = {k: sys.modules.get(k) for k in self.mods}
+        sys.modules.update(self.mods)
+        try:
+            mod = _Hardware._board_mod
+            if mod is None:
+                import importlib
+                mod = importlib.import_module("ringfw.board_rp2040")
+                for k in ("adafruit_vl53l0x", "ringfw.board_setup", "ringfw.busio_shim"):
+                    importlib.import_module(k)
+                _Hardware._board_mod = mod
+            real_sleep = mod._sleep_ms
+            mod._sleep_ms = _no_wait
+            try:
+                return mod.RangeSensors(ring, log=lambda msg: None)
+            finally:
+                mod._sleep_ms = real_sleep
+        finally:
+            for k, v in saved.items():
+                if v is None:
+                    sys.modules.pop(k, None)
+                else:
+                    sys.modules[k] = v
+
+
+def _no_wait(ms):
+    pass
 
 
 class _Sensors:
@@ -144,16 +287,51 @@ class _Sensors:
         n = self.hand.take(ranges, statuses, fresh)
         if n:
             t = self.b.now
-            done = self.dev.done_at
+            done = self.b.done_at
             for i in range(self.count):
                 if fresh[i] and statuses[i] != STATUS_NO_ANSWER:
                     self.ages.append(t - done[i])
+        w = self.b._waiting
+        if n and w:
+            for i in list(w):
+                if fresh[i] and statuses[i] != STATUS_NO_ANSWER and \
+                        self.b.done_at[i] > w[i]["at_ms"]:
+                    self.b._answered(i)
         if n and self.b.recording is not None:
             for i in range(self.count):
                 if fresh[i]:
                     self.b._rec_reading(i, ranges[i], statuses[i], self.signal[i],
                                         self.ambient[i])
         return n
+
+
+class _RegSensors(_Sensors):
+    """hal.RangeSensors as the Pico runs them, on the register-level bus: the firmware's
+    board_rp2040.RangeSensors (its schedule is ringfw.sched's) polled by core 1's loop
+    (HandOver.put, then RangeSensors.service: recovery) every ms of virtual time."""
+
+    def __init__(self, board):
+        self.b = board
+        self.count = board.model.count
+        for i in range(self.count):       # the board's boot leaves every sensor idle
+            board.model.stop(i, board.now)
+        self.rs = board.hw.range_sensors(board.fw_ring)
+        self.sched = self.rs.sched
+        self.hand = HandOver(self.sched)
+        self.signal = self.hand.signal
+        self.ambient = self.hand.ambient
+        self.ages = []
+
+    def core1(self, now):
+        if now >= self.sched.wake:
+            self.hand.put(now)
+        rs = self.rs
+        if rs._any or rs._down:
+            rs.service(now)
+
+    @property
+    def reads(self):
+        return self.b.chip_reads
 
 
 class _Pixels:
@@ -210,7 +388,8 @@ class SimBoard:
                  sensor_params: SensorParams | None = None,
                  physics_params: PhysicsParams | None = None, loop_ms: int = 8,
                  record: bool = False, start_ms: int = 0, sensor_model: str | None = None,
-                 uid: str | None = None, read_schedule: str | None = None):
+                 uid: str | None = None, read_schedule: str | None = None,
+                 bus: str | None = None):
         # the board's identity (a Pico's is its machine.unique_id()): one of its own, stable
         # for a seed, and marked as simulated; uid= gives another. A board that records a
         # feed has the replay harness's, so that the replay emits the very same bytes.
@@ -231,11 +410,26 @@ class SimBoard:
         # readings reach the controller through the firmware's own schedule (ringfw.sched),
         # whichever sensor model answers
         self.read_schedule = "firmware"
+        self.bus = BOARD_DEFAULT_BUS if bus is None else bus
+        if self.bus not in BUSES:
+            raise ValueError("bus must be one of %s, not %r" % (", ".join(BUSES), bus))
+        model_faults = faults if self.bus == "direct" else None
         self.model = SensorArray(self.ring_dict, params=sensor_params,
-                                 rng=random.Random(master.getrandbits(32)), faults=faults,
+                                 rng=random.Random(master.getrandbits(32)), faults=model_faults,
                                  model=self.sensor_model)
         # the marble's place across the groove, drawn per flick and per placing
         self._groove_rng = random.Random(master.getrandbits(32))
+        # when the faults that come and go strike (drawn last: the draws above stay put)
+        self._fault_rng = random.Random(master.getrandbits(32))
+        self.faults: dict[int, str] = dict(faults or {}) if self.bus == "direct" else {}
+        self.fault_log: list[tuple[int, int, str]] = []    # (ms, sensor, event) as injected
+        self._events: dict[int, list] = {}                 # sensor -> [next ms, kind]
+        self._next_event = None
+        self.strikes: list[dict] = []   # each brownout / bus-stuck / intermittent drop, and
+        self._waiting: dict = {}        # when its sensor's readings came through again
+        self.half_period = self.model.period_ms / 2
+        self.done_at = [0.0] * self.model.count            # when each last result completed
+        self.chip_reads = 0
         self.budget_ms = float(self.ring_dict.get("sensor_timing", {}).get("budget_ms", 33))
         self.loop_ms = loop_ms
         self.now = start_ms
@@ -255,6 +449,10 @@ class SimBoard:
         self.pixels = _Pixels(self, self.fw_ring.led_count)
         self.watchdog = _Watchdog()
         self._record_hist()
+        self.hw = _Hardware(self) if self.bus == "register" else None
+        if self.hw is not None:
+            for i, kind in (faults or {}).items():
+                self.set_fault(i, kind)
         self.controller = self._boot()
 
     def reboot(self) -> None:
@@ -262,10 +460,91 @@ class SimBoard:
         self.inbox.clear()
         self.controller = self._boot()
 
+    def _clock_ms(self):
+        return self.now
+
     def _boot(self):
-        self.sensors = _Sensors(self)
+        self.sensors = _RegSensors(self) if self.hw is not None else _Sensors(self)
         return Controller(self.fw_ring, _Clock(self), self.sensors, self.pixels, _Serial(self),
                           self.watchdog, _Storage(self))
+
+    # ----- faults -----
+    def set_fault(self, i: int, kind: str | None) -> None:
+        """Give sensor i a fault (FAULT_KINDS), or None (or "ok") to repair it. On the
+        register-level bus the chip's faults are the chip's (see REGISTER_FAULTS); the
+        others, and every fault on the direct bus, are the sensor model's."""
+        self.model._check_index(i)
+        if kind == "ok":
+            kind = None
+        if kind is not None and kind not in FAULT_KINDS:
+            raise ValueError("unknown sensor fault %r (use one of %s, or ok)"
+                             % (kind, ", ".join(FAULT_KINDS)))
+        if self.hw is None:
+            if kind is not None and kind not in SENSOR_FAULTS + MOUNT_FAULTS:
+                raise ValueError("fault %r needs the register-level bus (SimBoard(bus="
+                                 "'register'))" % kind)
+            self.fault_log.append((self.now, i, kind or "ok"))
+            self.model.set_fault(i, kind)
+        else:
+            self.fault_log.append((self.now, i, kind or "ok"))
+            self._set_chip_fault(i, kind)
+        if kind is None:
+            self.faults.pop(i, None)
+        else:
+            self.faults[i] = kind
+
+    def _set_chip_fault(self, i, kind):
+        chip = self.hw.chips[i]
+        m = self.model
+        # repair what the chip had first (one fault per sensor at a time)
+        chip.answers = True
+        chip.frozen = None
+        chip.drop_until(None)
+        self._events.pop(i, None)
+        if m.faults[i] is not None or m.mount_faults[i]:
+            m.set_fault(i, None)
+        if kind is None:
+            pass
+        elif kind == "dead":
+            chip.answers = False
+        elif kind == "stuck":
+            chip.frozen = (m.stuck_mm[i], STATUS_VALID, 5.0, m.params.ambient_mcps)
+        elif kind in SENSOR_FAULTS + MOUNT_FAULTS:
+            m.set_fault(i, kind)
+        else:                              # intermittent, brownout, bus-stuck: now, and again
+            self._strike(i, kind)
+        self._rearm()
+
+    def _strike(self, i, kind):
+        rng = self._fault_rng
+        chip = self.hw.chips[i]
+        if kind == "intermittent":
+            chip.drop_until(self.now + rng.randint(*DROP_FOR_MS))
+            nxt = rng.randint(*DROP_EVERY_MS)
+        elif kind == "brownout":
+            chip.brownout()
+            nxt = rng.randint(*EVENT_EVERY_MS)
+        else:
+            chip.hold_sda(rng.randint(1, 8))
+            nxt = rng.randint(*EVENT_EVERY_MS)
+        self.fault_log.append((self.now, i, kind + "!"))
+        self._events[i] = [self.now + nxt, kind]
+        self.strikes.append({"sensor": i, "kind": kind, "at_ms": self.now, "back_ms": None})
+        self._waiting[i] = self.strikes[-1]
+
+    def _answered(self, i):
+        """A reading of sensor i came through after a strike: how long it was gone."""
+        st = self._waiting.pop(i)
+        st["back_ms"] = self.now - st["at_ms"]
+
+    def _rearm(self):
+        self._next_event = min((e[0] for e in self._events.values()), default=None)
+
+    def _fault_events(self):
+        for i, (t, kind) in list(self._events.items()):
+            if t <= self.now:
+                self._strike(i, kind)
+        self._rearm()
 
     # ----- the marble -----
     def place(self, angle_deg: float, lift_ms: int = 600) -> None:
@@ -328,6 +607,8 @@ class SimBoard:
                 self.now += 1
                 self._record_hist()
                 core1(self.now)
+            if self._next_event is not None and self.now >= self._next_event:
+                self._fault_events()
             if self.recording is not None:
                 self._rec_begin()
             ctl.step(self.now & TICKS_MASK)

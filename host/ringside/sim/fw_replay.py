@@ -119,6 +119,12 @@ class _Watchdog:
 # calls with seven arguments.
 PIXEL_SUM = True
 
+# When each output byte was written: with MARKS = N > 0, the first N steps that wrote
+# anything are noted as (step time, output length after it) in stats["marks"], a flat list
+# (the trace corpus, ringside.sim.traces, times the frames by it). A module setting, like
+# PIXEL_SUM; the array is allocated before the first step, so no step allocates for it.
+MARKS = 0
+
 
 def replay(ring: object, feed_path: str, out_cap: int = 65536, lock_heap: bool = False, steps_limit: int = -1, dry: bool = False) -> tuple:
     """Run the controller over a feed file. Returns (output bytearray, length, stats dict).
@@ -144,6 +150,10 @@ def replay(ring: object, feed_path: str, out_cap: int = 65536, lock_heap: bool =
     ctl = Controller(ring, clock, sens, pix, ser, _Watchdog())
     steps = 0
     allocs = 0
+    nmarks = MARKS
+    marks = array("i", [0] * (2 * nmarks)) if nmarks > 0 else None
+    km = 0
+    last_n = 0
     while True:
         k = hdr[1]
         if k > n:
@@ -184,6 +194,11 @@ def replay(ring: object, feed_path: str, out_cap: int = 65536, lock_heap: bool =
                 ctl.errors = 0
         else:
             ctl.step(hdr[0])
+        if marks is not None and ser.n != last_n and km < nmarks:
+            marks[2 * km] = hdr[0]
+            marks[2 * km + 1] = ser.n
+            km += 1
+            last_n = ser.n
         steps += 1
         if steps == steps_limit:
             break
@@ -192,4 +207,7 @@ def replay(ring: object, feed_path: str, out_cap: int = 65536, lock_heap: bool =
     f.close()
     stats = {"steps": steps, "step_allocations": allocs, "out_overflow": ser.overflow,
              "errors": ctl.errors, "pixel_frames": pix.frames, "pixel_sum": pix.sum}
+    if marks is not None:
+        stats["marks"] = [marks[j] for j in range(2 * km)]
+        stats["marks_full"] = km == nmarks
     return ser.out, ser.n, stats

@@ -28,8 +28,20 @@ The model keeps what the driver's sequences depend on:
   registers reset, at 0x29.
 
 Time is the caller's: `clock() -> int ms` (the simulator's virtual time, or a test's).
-Fault injection: `answers = False` (NACK everything), `calibration_stuck = True` (the
-reference calibration interrupt never comes), `ranging_stuck = True` (no new results).
+
+Faults, at the register level (what the master sees on the wires):
+- `answers = False`: dead, it NACKs its address (every transfer raises OSError(EIO)).
+- `drop_until(t)`: intermittent, it NACKs until the clock reaches t, then answers again
+  with its registers as they were (a loose contact, not a reset).
+- `frozen = (range_mm, status, signal_mcps, ambient_mcps)`: stuck, every measurement
+  latches that one reading whatever the source says (the interrupt still comes).
+- `brownout()`: its supply dipped: it restarts with its registers reset, at 0x29, its
+  ranging stopped, its stop variable and SPAD info back to their defaults.
+- `hold_sda(bits)`: it holds SDA low (a read cut off mid-byte): the bus (FakeI2C) fails
+  every transfer until the master clocks SCL `bits` times (the device shifts its byte
+  out and lets go) and then sends a STOP.
+- `calibration_stuck = True` (the reference calibration interrupt never comes),
+  `ranging_stuck = True` (no new results).
 """
 from __future__ import annotations
 
@@ -97,6 +109,18 @@ class VL53L0XModel:
         completes (>= 1, so the driver's wait loops really loop).
     """
 
+    holding = 0                      # devices (on any bus) holding one: FakeI2C's fast path
+    addr_gen = 0                     # bumped on every address change: FakeI2C's lookup cache
+
+    @property
+    def address(self) -> int:
+        return self._address
+
+    @address.setter
+    def address(self, a: int) -> None:
+        self._address = a
+        VL53L0XModel.addr_gen += 1
+
     def __init__(self, source: Callable[[], tuple[int, int]],
                  clock: Callable[[], int] | None = None, *, spad_count: int = 5,
                  spad_aperture: bool = True, stop_variable: int = 0x3C,
@@ -109,6 +133,12 @@ class VL53L0XModel:
         self.polls_to_ready = max(1, polls_to_ready)
         self.name = name
         self.answers = True
+        self.frozen = None           # stuck: the one reading every measurement latches
+        self._nack_until = None      # intermittent: NACK until this clock time
+        self.sda_bits = 0            # SCL pulses until a held SDA is let go (hold_sda)
+        self.awaiting_stop = False   # let go of SDA, but its state machine waits for a STOP
+        self.brownouts = 0
+        self.boots = 0               # rising XSHUT edges (power-ons) so far
         self.calibration_stuck = False
         self.ranging_stuck = False
         self.powered = False
@@ -121,6 +151,7 @@ class VL53L0XModel:
         """XSHUT level: low = shutdown (silent), rising edge = boot at 0x29 with reset registers."""
         if on and not self.powered:
             self._reset()
+            self.boots += 1
         self.powered = bool(on)
 
     def _reset(self) -> None:
@@ -144,7 +175,51 @@ class VL53L0XModel:
     @property
     def online(self) -> bool:
         """Would this device acknowledge its address now?"""
-        return self.powered and self.answers
+        if not (self.powered and self.answers):
+            return False
+        if self._nack_until is not None:
+            if self.clock() < self._nack_until:
+                return False
+            self._nack_until = None
+        return True
+
+    # ----- faults -----
+    def drop_until(self, t_ms: int) -> None:
+        """Intermittent: drop off the bus (NACK everything) until clock() reaches t_ms."""
+        self._nack_until = t_ms
+
+    def brownout(self) -> None:
+        """The supply dipped below the device's reset level: it comes back at 0x29 with
+        every register at its default and its ranging stopped (XSHUT stays high)."""
+        if not self.powered:
+            return
+        self._reset()
+        self.brownouts += 1
+
+    def hold_sda(self, bits: int = 8) -> None:
+        """Hold SDA low until the master clocks SCL `bits` times, then wait for a STOP."""
+        if self.powered:
+            self.sda_bits = max(1, int(bits))
+            if not self.awaiting_stop:
+                VL53L0XModel.holding += 1
+            self.awaiting_stop = True
+
+    @property
+    def holds_bus(self) -> bool:
+        """Does this device keep the bus from working (SDA low, or no STOP seen yet)?"""
+        return self.awaiting_stop
+
+    def scl_rising(self) -> None:
+        """One SCL clock from the master: a held byte shifts out one more bit."""
+        if self.sda_bits:
+            self.sda_bits -= 1
+
+    def bus_stop(self) -> None:
+        """A STOP condition (SDA rising while SCL is high): the state machine resets,
+        once the device has let go of SDA."""
+        if self.sda_bits == 0 and self.awaiting_stop:
+            self.awaiting_stop = False
+            VL53L0XModel.holding -= 1
 
     # ----- registers -----
     def _get(self, reg: int) -> int:
@@ -232,7 +307,7 @@ class VL53L0XModel:
                 self._latch()
 
     def _latch(self) -> None:
-        got = self.source()
+        got = self.frozen if self.frozen is not None else self.source()
         range_mm, status = got[0], got[1]
         range_mm = int(range_mm) & 0xFFFF
         r = self.regs
@@ -302,6 +377,15 @@ class VL53L0XModel:
             self.address = self._new_address
             self._new_address = None
 
+    def write_reg(self, reg: int, val: int) -> None:
+        """i2c_write(bytes((reg, val))), without the bytes."""
+        self._new_address = None
+        self._set(reg, val)
+        self.pointer = reg
+        if self._new_address is not None:
+            self.address = self._new_address
+            self._new_address = None
+
     def i2c_read(self, n: int) -> bytes:
         """A read transaction of n bytes from the register pointer, auto-incrementing."""
         out = bytearray(n)
@@ -320,28 +404,106 @@ class FakeI2C:
     wired-AND of open-drain SDA), as on a real bus. A transfer to an address nobody
     acknowledges raises OSError(EIO), as MicroPython's rp2 port does.
 
+    The lines: SDA and SCL are open drain with pull-ups. `sda_level()` is 0 while the
+    master (a GPIO driving the SDA pin) or a device (VL53L0XModel.hold_sda) pulls it low.
+    While a device holds the bus, every transfer raises OSError(ETIMEDOUT) (rp2 reports a
+    timeout when it cannot get the bus). `muxed` is True while the pins belong to the I2C
+    block: machine.I2C(...) gives them to it, and making either pin a GPIO (machine.Pin(n,
+    mode)) takes them back, so transfers fail until machine.I2C(...) is made again, as on
+    the RP2040 (a pin has one function at a time). `scl_pin`/`sda_pin`: the pin numbers
+    (from machine.I2C's arguments). `clears` counts SCL pulses, `stops` STOP conditions.
+
     transfers counts every method call that moved bytes; log keeps the last `log_size`
     (kind, address, register or -1, length) tuples.
     """
 
     def __init__(self, devices: Iterable = (), *, log_size: int = 4096):
         self.devices = list(devices)
+        self._cache_gen = -1
+        self._by_addr: dict = {}
         self.transfers = 0
         self.log: list[tuple[str, int, int, int]] = []
         self.log_size = log_size
         self.config: dict = {}
+        self.muxed = True
+        self.scl_pin = self.sda_pin = None
+        self.scl_out = 1             # the master's GPIO levels (1 = released)
+        self.sda_out = 1
+        self.pulses = 0
+        self.stops = 0
+        self.failed = 0              # transfers that raised OSError
+
+    # --- the lines ---
+    def sda_level(self) -> int:
+        if not self.sda_out:
+            return 0
+        for d in self.devices:
+            if d.sda_bits and d.powered:
+                return 0
+        return 1
+
+    def scl_level(self) -> int:
+        return self.scl_out
+
+    def drive(self, pin: int, level: int) -> None:
+        """A GPIO on one of the bus pins drives it (0) or lets it go (1)."""
+        level = 1 if level else 0
+        if pin == self.scl_pin:
+            rising = level and not self.scl_out
+            self.scl_out = level
+            if rising:
+                self.pulses += 1
+                for d in self.devices:
+                    if d.sda_bits:
+                        d.scl_rising()
+        elif pin == self.sda_pin:
+            was = self.sda_level()
+            self.sda_out = level
+            if level and not was and self.sda_level() and self.scl_out:
+                self.stops += 1                # SDA rose while SCL was high: a STOP
+                for d in self.devices:
+                    d.bus_stop()
+
+    def read_line(self, pin: int) -> int:
+        return self.scl_level() if pin == self.scl_pin else self.sda_level()
+
+    def take_pins(self) -> None:
+        """A bus pin became a GPIO: the I2C block has lost it."""
+        self.muxed = False
+
+    def _check_bus(self) -> None:
+        if not self.muxed:
+            self.failed += 1
+            raise OSError(errno.ETIMEDOUT, "the I2C pins are GPIOs (make machine.I2C again)")
+        if not VL53L0XModel.holding:
+            return
+        for d in self.devices:
+            if d.awaiting_stop:
+                self.failed += 1
+                raise OSError(errno.ETIMEDOUT, "bus stuck: SDA held low")
 
     def add(self, device: VL53L0XModel) -> None:
         self.devices.append(device)
+        self._cache_gen = -1
 
     def _at(self, addr: int):
-        found = [d for d in self.devices if d.online and d.address == addr]
+        self._check_bus()
+        gen = VL53L0XModel.addr_gen
+        if gen != self._cache_gen:
+            self._by_addr = {}
+            for d in self.devices:
+                self._by_addr.setdefault(d.address, []).append(d)
+            self._cache_gen = gen
+        found = [d for d in self._by_addr.get(addr, ()) if d.online]
         if not found:
+            self.failed += 1
             raise OSError(errno.EIO, "no device acknowledged address 0x%02x" % addr)
         return found
 
     def _note(self, kind: str, addr: int, reg: int, n: int) -> None:
         self.transfers += 1
+        if not self.log_size:
+            return
         self.log.append((kind, addr, reg, n))
         if len(self.log) > self.log_size:
             del self.log[: len(self.log) - self.log_size]
@@ -362,6 +524,8 @@ class FakeI2C:
     # --- the machine.I2C methods ---
     def scan(self) -> list[int]:
         self._note("scan", -1, -1, 0)
+        if not self.muxed or any(d.awaiting_stop for d in self.devices):
+            return []
         return sorted({d.address for d in self.devices if d.online})
 
     def writeto(self, addr: int, buf: bytes | bytearray | memoryview, stop: bool = True) -> int:
@@ -380,13 +544,22 @@ class FakeI2C:
         return self._read(addr, nbytes)
 
     def writeto_mem(self, addr: int, memaddr: int, buf: bytes | bytearray | memoryview, *, addrsize: int = 8) -> None:
-        data = bytes(buf)
-        self._note("wm", addr, memaddr, len(data))
-        self._write(addr, bytes((memaddr & 0xFF,)) + data)
+        self._note("wm", addr, memaddr, len(buf))
+        if len(buf) == 1:                      # the per-sample path's one-byte writes
+            for d in self._at(addr):
+                d.write_reg(memaddr & 0xFF, buf[0])
+            return
+        self._write(addr, bytes((memaddr & 0xFF,)) + bytes(buf))
 
     def readfrom_mem_into(self, addr: int, memaddr: int, buf: bytearray | memoryview, *, addrsize: int = 8) -> None:
         n = len(buf)
         self._note("rm", addr, memaddr, n)
+        devs = self._at(addr)
+        if len(devs) == 1:                     # one device: no wired-AND to work out
+            d = devs[0]
+            d.pointer = memaddr & 0xFF
+            buf[:] = d.i2c_read(n)
+            return
         self._write(addr, bytes((memaddr & 0xFF,)))
         buf[:] = self._read(addr, n)
 
@@ -445,22 +618,45 @@ def fake_modules(bus: FakeI2C, lines: XShutLines | None = None) -> dict[str, typ
     machine.lines = lines
     machine.wdts = []
 
+    def _bus_pin(n):
+        return n is not None and n in (bus.scl_pin, bus.sda_pin)
+
     class Pin:
+        # Pin(n) without a mode leaves the pin's function alone (reading its level works
+        # whatever owns it, as GPIO_IN does on the RP2040); with a mode it becomes a GPIO.
+        # The I2C pins are open drain on the bus lines (FakeI2C.drive / read_line).
         IN, OUT, OPEN_DRAIN = 0, 1, 2
         PULL_UP, PULL_DOWN = 1, 2
 
         def __init__(self, n, mode=-1, pull=-1, *, value=None):
             self.n = n
             self.mode = mode
-            if value is not None:
-                lines.set(n, value)
+            self._mode(mode, value)
+            if value is None and pull == Pin.PULL_UP and not _bus_pin(n) and n not in lines.levels:
+                lines.levels[n] = 1     # an open input with its pull-up reads high
+
+        def _mode(self, mode, value):
+            if _bus_pin(self.n):
+                if mode != -1:
+                    bus.take_pins()
+                    if mode == self.IN:
+                        bus.drive(self.n, 1)
+                if value is not None and mode != self.IN:
+                    bus.drive(self.n, value)
+            elif value is not None:
+                lines.set(self.n, value)
 
         def init(self, mode=-1, pull=-1, *, value=None):
             self.mode = mode
-            if value is not None:
-                lines.set(self.n, value)
+            self._mode(mode, value)
 
         def value(self, v=None):
+            if _bus_pin(self.n):
+                if v is None:
+                    return bus.read_line(self.n)
+                if self.mode in (self.OUT, self.OPEN_DRAIN):
+                    bus.drive(self.n, v)
+                return None
             if v is None:
                 return lines.levels.get(self.n, 0)
             lines.set(self.n, v)
@@ -469,14 +665,18 @@ def fake_modules(bus: FakeI2C, lines: XShutLines | None = None) -> dict[str, typ
         __call__ = value
 
         def on(self):
-            lines.set(self.n, 1)
+            self.value(1)
 
         def off(self):
-            lines.set(self.n, 0)
+            self.value(0)
 
     def I2C(id=0, *, scl=None, sda=None, freq=400000, timeout=50000):  # noqa: N802
         bus.config = {"id": id, "scl": getattr(scl, "n", scl), "sda": getattr(sda, "n", sda),
                       "freq": freq, "timeout": timeout}
+        bus.scl_pin, bus.sda_pin = bus.config["scl"], bus.config["sda"]
+        bus.muxed = True               # the pins belong to the I2C block again
+        bus.scl_out = bus.sda_out = 1
+        machine.i2c_inits += 1
         return bus
 
     class WDT:
@@ -495,6 +695,7 @@ def fake_modules(bus: FakeI2C, lines: XShutLines | None = None) -> dict[str, typ
             machine.timers.append(self)
 
     machine.timers = []
+    machine.i2c_inits = 0
     machine.Pin = Pin
     machine.I2C = I2C
     machine.WDT = WDT

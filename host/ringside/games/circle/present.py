@@ -117,13 +117,14 @@ def _wheel_section(game, v, glyph):
     for num in [ready] + [k for k in range(ready - 1, 0, -1)]:
         marks = [_spy_mark(game, v, e, glyph) for e in by_num.get(num, [])]
         label = str(num)
-        steps.append(P.step(label, marks, highlight=num == ready and bool(marks)))
+        steps.append(P.step(label, marks, highlight=num == ready and bool(marks),
+                            colour="yellow" if num == ready else None))     # 8: the golden arrow
     tw = v.get("time_warp")
     if tw:
         steps.append(P.step("Time Warp", [P.mark("%s (%s) turns the wheel once more" % (tw["card"], glyph[tw["owner"]]),
-                                                 tw["owner"], _colour(v, tw["owner"]))], highlight=True))
+                                                 tw["owner"], _colour(v, tw["owner"]))], highlight=True, beside=True))
     return P.track("The time wheel, 8 first (it turns clockwise: 7 to 6 ... 1 to 8; at 8, the golden arrow, "
-                   "spies go back to their owner or are hired, innermost first)", steps)
+                   "spies go back to their owner or are hired, innermost first)", steps, loop=True)
 
 
 def _agency_table(game, v):

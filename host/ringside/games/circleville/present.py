@@ -162,9 +162,10 @@ def _rondel(game, v, glyph):
         for name in r["assistants"]:
             s = _seat_of(game, name)
             marks.append(P.mark(glyph[s], s, seat_colour(s)))
-        steps.append(P.step(label, marks, highlight=r["space"] in dests))
+        steps.append(P.step(label, marks, highlight=r["space"] in dests, short=str(r["space"]),
+                            colour=r["colour"] if r["colour"] in P.COLOUR_RGB else None))
     return P.track("The courthouse rondel: space, colour (its stack of action tiles): assistants; they move "
-                   "clockwise, highlighted where you may go", steps)
+                   "clockwise, highlighted where you may go", steps, loop=True)
 
 
 def _supervisors(game, v, num, glyph):

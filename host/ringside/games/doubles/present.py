@@ -71,7 +71,7 @@ def grid_section(game: Game, ascii_only: bool = False) -> dict:
         for sq in row:
             pc = sq["piece"]
             if not sq["in_play"]:
-                cells.append({"text": "////", "seat": None, "colour": None, "glyph": "/"})
+                cells.append({"text": "////", "seat": None, "colour": None, "glyph": "/", "off": True})
                 continue
             if pc is None:
                 body = "."
@@ -79,12 +79,16 @@ def grid_section(game: Game, ascii_only: bool = False) -> dict:
             else:
                 corner = _GLYPH[pc["faces"]] if ascii_only else ARROWS[pc["faces"]]
                 body = "%s%d%s" % (pc["letter"], pc["points"], corner)
-                cell = {"seat": pc["owner"], "colour": pc["colour"].lower(), "glyph": pc["letter"]}
+                cell = {"seat": pc["owner"], "colour": pc["colour"].lower(), "glyph": pc["letter"],
+                        "piece": {"pattern": pc["pattern"], "points": pc["points"], "facing": pc["faces"]}}
             cell["text"] = ("[%s]" if sq["yellow"] else " %s ") % body
             cell["square"] = sq["square"]
+            cell["id"] = sq["square"]
+            if sq["yellow"]:
+                cell["fill"] = "yellow"
             cells.append(cell)
         rows.append({"label": "%s %s" % (r["name"], r["colour"]) + ("" if r["in_play"] else " (not in play)"),
-                     "cells": cells})
+                     "cells": cells, "colour": r["colour"], "in_play": bool(r["in_play"])})
     return P.grid("The board", v["columns"], rows)
 
 

@@ -63,8 +63,11 @@ def players(game: Game) -> list:
                                                            s["wagons"][i], "" if s["wagons"][i] == 1 else "s")]
         if i == s["sheriff"]:
             facts.append("the sheriff")
-        out.append({"seat": i, "name": n, "colour": P.seat_colour(i), "glyph": marks[i],
-                    "score": game.worth(i), "facts": facts, "to_act": i in act})
+        pl = {"seat": i, "name": n, "colour": P.seat_colour(i), "glyph": marks[i],
+              "score": game.worth(i), "facts": facts, "to_act": i in act}
+        if i == s["sheriff"]:
+            pl["badges"] = [{"glyph": "\u2605", "means": "the sheriff's star"}]
+        out.append(pl)
     return out
 
 

@@ -1,0 +1,55 @@
+"""`ringside bench ring --save-traces DIR`: the traces a bench run saves replay to the verdict
+the bench saw, and saving them changes nothing in the bench's own results."""
+from __future__ import annotations
+
+import json
+
+from ringside.app.cli import main
+from ringside.bench import ring
+from ringside.sim import traces
+
+_KEYS = ("accuracy", "primary_accuracy", "misreported", "ambiguous_rate", "no_verdict",
+         "false_off_ring", "off_ring_missed", "travel_error_deg_p95", "latency_ms_p50",
+         "latency_ms_p95", "sim_seconds", "turning_point_landings")
+
+
+def _same_verdict(got, saw):
+    assert got["verdict"] == saw["verdict"]
+    if got["verdict"] == "landed":
+        assert (got["space"], got.get("alt")) == (saw["sp"], saw.get("alt"))
+        assert abs(round(got["travel_deg"] * 100) - saw["trv"]) <= 100
+
+
+def test_saved_traces_replay_to_what_the_bench_saw(tmp_path):
+    plain = ring.run(flicks=4, seed=5, sensor_model="physical")
+    res = ring.run(flicks=4, seed=5, sensor_model="physical", save_traces=str(tmp_path),
+                   save_flicks=(0, 2, 3))
+    # the bench goes on unchanged while it saves (the tails run on copies of the board)
+    assert {k: res[k] for k in _KEYS} == {k: plain[k] for k in _KEYS}
+    saved = res["saved_traces"]
+    assert {s["flick"] for s in saved} >= {0, 2, 3}
+    for s in saved:
+        tr = traces.load(s["file"])
+        assert tr.head["reproduced"] is True, s
+        assert tr.head["source"]["seed"] == 5 and tr.head["source"]["flick"] == s["flick"]
+        assert tr.head["source"]["command"].startswith("ringside bench ring --flicks 4 --seed 5")
+        got = traces.verdict(tr, traces.replay(tr)["frames"])
+        _same_verdict(got, tr.head["bench_saw"])
+        # its status says whether today's firmware gets it right
+        ok, _ = traces.check(tr, traces.replay(tr))
+        assert ok == (tr.head["status"] == "ok")
+        assert traces.ring_bytes(tr)
+
+
+def test_the_cli_takes_save_traces(tmp_path, capsys):
+    rc = main(["bench", "ring", "--ideal", "--flicks", "2", "--seed", "2", "--save-traces",
+               str(tmp_path), "--save-flick", "1", "--json"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    files = [s["file"] for s in out["saved_traces"]]
+    assert files and all(f.startswith(str(tmp_path)) for f in files)
+    tr = traces.load(files[-1])
+    assert tr.head["source"]["sensor_model"] == "ideal"
+    assert "--ideal" in tr.head["source"]["command"]
+    ok, msg = traces.check(tr, traces.replay(tr))
+    assert ok == (tr.head["status"] == "ok"), msg
