@@ -98,12 +98,14 @@ _SAT_PAST = const(1200)    # cd: ... from this far past the window's end
 _STUCK_N = const(20)       # this many identical valid ranges in a row: stuck (healthy: <= 4 seen)
 _TRUST_N = const(5)        # a silent sensor that answers: sensible readings before it is trusted
 _FOLLOW_T = const(400)     # cd: a faulty sensor's reading this close to the track agrees with it
-_FOLLOW_N = const(6)       # ... agreeing readings, over a track that moved at least
+_FOLLOW_N = const(4)       # ... agreeing readings, over a track that moved at least
 _FOLLOW_SPAN = const(1000) # ... this far (cd), before a stuck or noisy sensor is trusted again
 _NZ0 = const(16)           # noise score of a sensor (16 = one sigma per reading, on average)
 _NZ_CAP = const(128)       # one reading counts at most 8 sigma
-_NZ_FAULT = const(80)      # score (1/16 sigma) above which a sensor is noisy
-_NZ_MIN_N = const(16)      # readings of a resting marble before the score says anything
+_NZ_FAULT = const(40)      # score (1/16 sigma) above which a sensor is noisy (healthy: <= 23 seen)
+_NZ_MIN_N = const(24)      # readings of a resting marble before the score says anything
+_NF_FAULT = const(176)     # share (/256) of readings off the rest band that makes it noisy
+_NF_SOLO = const(96)       # ... above which a sensor may not start a flick alone
 _SOLO_N = const(8)         # ... and before one sensor alone may start a flick
 _NEAR_BLIND = const(1500)  # cd: a marble lost this close to a blind arc may rest in it
 _BLIND_V = const(25000)    # cd/s: slower than this a lost marble cannot be leaving the ring
@@ -112,6 +114,10 @@ _Z2 = const(6)             # (z = 2.45)^2: a still window's thirds pass 99 % of 
 # ends, slowing at the rolling resistance (50 mm/s^2, docs/simulator.md: 340 cd in 800 ms);
 # it scales with the window's length squared
 _TREND_CAP = const(170)
+_ON_V = const(4000)        # cd/s: a marble moving on from a landing starts slower than this
+                           # (from a turning point, or a creep); a flick starts faster
+_NOISE_V = const(1000)     # cd/s: a track slower than this is as good as a rest point to
+                           # measure a sensor's scatter against
 
 
 def isqrt(v):
@@ -152,6 +158,7 @@ class Tracker:
         self.fol_hi = array("i", [0] * n)
         self.nz = array("i", [_NZ0] * n)          # noise score of readings of a resting marble
         self.nz_n = bytearray(n)
+        self.nf = array("i", [0] * n)             # share of them off the rest band, /256
         self.nz_m = array("i", [0] * n)           # the sensor's own mean offset from the rest
         self.nz_rest = array("i", [-1] * n)       # the rest point that mean belongs to
         self.dev_m = 0                            # sensors in the chain of readings off the rest
@@ -163,6 +170,7 @@ class Tracker:
         self.rd_a = -1                            # the last reading the moving track took
         self.arc_lo = -1                          # _blind_arc's answer
         self.acq_i = -1                           # the one sensor the marble was found by
+        self.blind_a = -1                         # where it landed blind (until found again)
         self.bx_a = 0                             # the last reading far from a blind arc the
         self.bx_t = -1                            # ... marble is in, and when
         self.arc_hi = -1
@@ -316,12 +324,12 @@ class Tracker:
             # a stuck sensor. (A steady reading of a marble at rest is no fault.)
             self._fault(i, FAULT_STUCK)
         if self.faulty[i]:
-            self._trust(i, ang)
+            self._trust(now, i, ang)
             return
         if ang < 0:
             return
         st = self.state
-        if st == _REST and self._noise(i, ang):
+        if (st == _REST or (st != _NONE and -_NOISE_V < self.vel < _NOISE_V)) and self._noise(i, ang):
             return
         if self.in_blind_since >= 0 and (st == _MOVING or st == _SETTLING):
             if not self._from_blind(now, ang):
@@ -332,12 +340,29 @@ class Tracker:
                 # found. If only one sensor's one value says so, a stuck sensor may have
                 # made it up: remember which, until another sensor sees it (_fault)
                 self.acq_i = i if self.same_n[i] >= 2 else -1
+                if self.blind_a >= 0 and self.armed:
+                    # it rested in a blind arc, and the flick that was due took it out
+                    # unseen: that flick, from where it landed blind (the shorter way)
+                    self.start = self.pos - sdiff(self.pos, self.blind_a)
+                    self.flicked = True
+                    self.self_start = False
+                    self.dir = 1 if self.pos > self.start else -1
+                    self.turns = 0
+                    self.ext = self.pos
+                    self.ext_t = now
+                    self.tp_last = self.start
+                    self.tp_t = now
+                    self._event(EV_MOVING, self.blind_a, self.dir, 0, 0, 0, 0)
+                self.blind_a = -1
         elif st == _REST:
             if i != self.acq_i and -_MOVE_T < sdiff(ang, wrap(self.rest)) < _MOVE_T:
                 self.acq_i = -1
             self._at_rest(now, i, ang)
         else:
             self._track(now, i, ang)
+            if self.redo and self.armed and self.state == _MOVING and not (
+                    -2 * _SELF_V < self.vel < 2 * _SELF_V):
+                self._hit_moving_on(now)
             if self.t_seen == now:
                 self.rd_a = ang   # the last reading the track took (_near_blind)
                 if self.in_blind_since >= 0 and not self._at_arc(ang):
@@ -448,7 +473,8 @@ class Tracker:
             gap = tdiff(now, self.t_seen)
             if gap < 60:
                 return  # seen just now: nothing can have timed out
-            if self._blind_path(self._predict(now)) or (gap > _LOST_MS and self._near_blind()):
+            if self._blind_path(self._predict(now)) or (gap > _LOST_MS and self._near_blind()) \
+                    or self._fringe():
                 # in a blind region (or lost, slow, next to one): sensors cannot see it
                 # there, so absence proves nothing yet
                 if self.in_blind_since < 0:
@@ -1142,10 +1168,15 @@ class Tracker:
             nb = -1
         elif (nb - k0) % side.count >= cnt:
             nb = (k + 1) % side.count if nb == (k - 1) % side.count else (k - 1) % side.count
+        flicked = self.flicked
         self.flicked = False
         self.in_blind_since = -1
         self.redo = False
         self.revise = -1
+        self.blind_a = a
+        if not flicked:
+            self._event(EV_PLACED, k, a, 0, 0, 0, 0)   # set down there, not flicked: no landing
+            return
         self._event(EV_LANDED, k, nb, a, x - self.start, 5,
                     LF_BLIND | ((k0 & 63) << 2) | ((cnt & 63) << 8))
 
@@ -1184,13 +1215,16 @@ class Tracker:
         (a marble leaves the ring only fast)."""
         if not -_BLIND_V < self.vel < _BLIND_V or self.blind == 0:
             return False
-        return (self._blind_within(wrap(self.seen)) or self._blind_within(wrap(self.pos))
-                or (self.rd_a >= 0 and self._blind_within(self.rd_a)))
+        # how far it may still have rolled: about a second at the speed it had
+        v = self.vel if self.vel >= 0 else -self.vel
+        reach = _NEAR_BLIND + v
+        return (self._blind_within(wrap(self.seen), reach) or self._blind_within(wrap(self.pos), reach)
+                or (self.rd_a >= 0 and self._blind_within(self.rd_a, reach)))
 
-    def _blind_within(self, p):
+    def _blind_within(self, p, reach):
         cov = self.cover
         d0 = p // 100
-        for k in range(_NEAR_BLIND // 100 + 1):
+        for k in range(reach // 100 + 1):
             if cov[(d0 + k) % 360] == 0 or cov[(d0 - k) % 360] == 0:
                 return True
         return False
@@ -1212,6 +1246,14 @@ class Tracker:
         self.bx_a = ang
         self.bx_t = now
         return ok
+
+    def _fringe(self):
+        """In a blind arc, and the last reading taken was at its ends: a marble resting in
+        the arc, seen now and then by the fringe of a window, is still in it."""
+        if self.in_blind_since < 0 or self.rd_a < 0:
+            return False
+        self._blind_arc(wrap(self.seen))
+        return self._at_arc(self.rd_a)
 
     def _at_arc(self, ang):
         """Is a reading at the ends of the blind arc (arc_lo/arc_hi, just found)? Such fringe
@@ -1260,7 +1302,8 @@ class Tracker:
     def _moving_on(self, now, d):
         """The marble leaves its rest. If it rested after a landing and now starts slowly (by
         itself, as from the turning point of a swing or a creep the still window missed:
-        a flick starts fast), it was not at rest: the landing is withdrawn."""
+        a flick starts fast) before the host has armed the next flick, it was not at rest:
+        the landing is withdrawn. (Once the next flick is armed, a slow start is that flick.)"""
         self.redo = False
         self.rd_a = -1
         self.acq_i = -1
@@ -1268,13 +1311,33 @@ class Tracker:
             return
         dt = tdiff(now, self.dev0_t)
         v = (d - self.dev0) * 1000 // dt if dt > 0 else 0
-        if not -_SELF_V < v < _SELF_V:
+        # (a fast start may show only as a first reading already far out: it left the
+        # rest at least as fast as from the edge of the rest band since it was last there)
+        ad = d if d >= 0 else -d
+        dt = tdiff(now, self.t_seen)
+        if ad > 2 * _MOVE_T and dt > 0 and (ad - 2 * _MOVE_T) * 1000 // dt >= _ON_V:
+            v = _ON_V
+        if self.armed or not -_ON_V < v < _ON_V:
             self.revise = -1      # a new flick: the landing stands
             return
         self._event(EV_WITHDRAWN, self.revise, self.rev_a, self.rev_trv, 0, 0, 0)
         self.revise = -1
         self.redo = True
         self.pend = False         # that rest did not hold
+
+    def _hit_moving_on(self, now):
+        # The flick that was due came while the marble moved on from a withdrawn landing:
+        # that landing is corrected to where the flick found it, and this is a new flick.
+        x = self.pos
+        a = wrap(x)
+        k = self.side.space_at(a)
+        self._landed(now, k, -1, a, x - self.start, 50)
+        self.revise = -1
+        self.start = x
+        self.self_start = False
+        self.turns = 0
+        self.dir = 1 if self.vel > 0 else -1
+        self._event(EV_MOVING, a, self.dir, 0, 0, 0, 0)
 
     # ----- sensors -----
     def _fault(self, i, reason):
@@ -1303,6 +1366,7 @@ class Tracker:
         self.fol_n[i] = 0
         self.nz[i] = _NZ0
         self.nz_n[i] = 0
+        self.nf[i] = 0
         self._recompute_cover()
         self._event(EV_SENSOR_OK, i, 0, self.blind, 0, 0, 0)
         self._degraded()
@@ -1325,14 +1389,18 @@ class Tracker:
         off = ((a - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
         return r.view_min[i] - 300 <= off <= r.view_max[i] + 300
 
-    def _trust(self, i, ang):
+    def _trust(self, now, i, ang):
         """A reading of faulty sensor i: is it to be trusted again? One that was silent (or
         reported a hardware failure) once it answers sensibly a few times in a row; one that
         was stuck, noisy or contradicted the track only once it has followed the marble:
         agreed with the track at places at least _FOLLOW_SPAN apart (a stuck sensor agrees
         with a marble that passes its value, never with one that moves on)."""
         st = self.state
-        w = wrap(self.rest) if st == _REST else wrap(self.pos)
+        if st == _REST:
+            w = wrap(self.rest)
+        else:   # where the track has it now (the last update may be a reading or two old)
+            dt = tdiff(now, self.t)
+            w = wrap(self.pos + self.vel * (dt if dt < 150 else 150) // 1000)
         why = self.why[i]
         if why == FAULT_SILENT or why == FAULT_HARDWARE:
             if ang < 0:
@@ -1361,35 +1429,57 @@ class Tracker:
                     self.fol_hi[i] = x
             if self.fol_n[i] < 255:
                 self.fol_n[i] += 1
-            if self.fol_n[i] >= _FOLLOW_N and self.fol_hi[i] - self.fol_lo[i] >= _FOLLOW_SPAN:
+            if self.fol_n[i] >= (3 * _FOLLOW_N if why == FAULT_NOISY else _FOLLOW_N) \
+                    and self.fol_hi[i] - self.fol_lo[i] >= _FOLLOW_SPAN:
                 self._ok(i)
         elif not -2 * _FOLLOW_T < d < 2 * _FOLLOW_T:
             self.fol_n[i] = 0         # it disagrees with the marble: start again
 
     def _noise(self, i, ang):
-        """Score how far sensor i's readings of a resting marble scatter, in units of their
-        own sigma (after its own offset from the rest point, which calibration may leave);
-        True when that makes it noisy (then it is faulty). Only readings within _MOVE_T of
-        the rest point count: those further away may be the start of a flick."""
-        d = sdiff(ang, wrap(self.rest))
-        if not -_MOVE_T < d < _MOVE_T:
-            return False
-        if self.nz_rest[i] != self.rest:
-            self.nz_rest[i] = self.rest
+        """Score how sensor i's readings of a resting (or hardly moving) marble scatter,
+        after its own offset from the rest point (which calibration may leave, or a board
+        not yet calibrated has): how often they fall outside the rest band at all (a healthy
+        sensor's seldom do: a stray, or the first readings of a flick, which then takes the
+        marble away; most of a noisy one's do), and how far inside it, in units of their
+        own sigma. True when that makes it noisy (then it is faulty)."""
+        st = self.state
+        key = self.rest if st == _REST else -2     # (-2: a track that hardly moves)
+        ref = wrap(self.rest) if st == _REST else wrap(self.pos)
+        if not self._in_view(i, ref):
+            return False     # it does not look where the marble is: not a reading of it
+        d = sdiff(ang, ref)
+        if self.nz_rest[i] != key:
+            self.nz_rest[i] = key
             self.nz_m[i] = d
             return False
         e = d - self.nz_m[i]
-        self.nz_m[i] += e // 4
+        lim = 3 * self.rsig
+        if lim < _MOVE_T:
+            lim = _MOVE_T
+        elif lim > 2 * _MOVE_T:
+            lim = 2 * _MOVE_T
+        far = 256 if (e >= lim or e <= -lim) else 0
+        self.nf[i] += (far - self.nf[i]) >> 4
+        if self.nz_n[i] < 255:
+            self.nz_n[i] += 1
+        if -2 * lim < e < 2 * lim:
+            self.nz_m[i] += e // 4
+        if far:
+            return self._noisy(i)
         sg = self.ring.reading_sigma
         if self.rsig > sg:
             sg = self.rsig
         z = (e if e >= 0 else -e) * 16 // (sg if sg > 0 else 1)
         if z > _NZ_CAP:
             z = _NZ_CAP
-        self.nz[i] += (z - self.nz[i]) >> 3
-        if self.nz_n[i] < 255:
-            self.nz_n[i] += 1
-        if self.nz_n[i] >= _NZ_MIN_N and self.nz[i] > _NZ_FAULT:
+        self.nz[i] += (z - self.nz[i]) >> 4
+        return self._noisy(i)
+
+    def _noisy(self, i):
+        # (a healthy sensor's share off the band can be high too - while calibration moves
+        # the marble, at the fringe of a window: up to about half seen - so only most of
+        # them off it make a fault; a lower share keeps it from starting a flick alone)
+        if self.nz_n[i] >= _NZ_MIN_N and (self.nz[i] > _NZ_FAULT or self.nf[i] > _NF_FAULT):
             self._fault(i, FAULT_NOISY)
             return True
         return False
@@ -1401,10 +1491,20 @@ class Tracker:
         when a flick is due went into the arc: follow it there (never off_ring)."""
         if self.dev_n and self.same_n[self.dev_i]:
             return True
-        if self.armed and self._near_blind():
-            self._start_moving(now, 0, True)
-            self.in_blind_since = now
-            return True
+        if self.armed and self.blind:
+            # gone when a flick is due, on a ring with blind arcs, and not seen leaving fast
+            # (a marble leaves the ring only fast): it may be in one. Follow it: it shows
+            # again where sensors see, or it lands blind (_land_blind), never off_ring.
+            d = self.dev if self.dev_n and tdiff(now, self.dev_t) < _LOST_MS + 200 else 0
+            v = 0
+            dt = tdiff(self.dev_t, self.dev0_t)
+            if d and dt > 0:
+                v = (self.dev - self.dev0) * 1000 // dt
+            if -_BLIND_V < v < _BLIND_V:
+                self._start_moving(now, d, True)
+                self.vel = v
+                self.in_blind_since = now
+                return True
         return False
 
     def _corroborated(self):
@@ -1415,7 +1515,8 @@ class Tracker:
         if m & (m - 1):
             return True
         i = self.dev_i
-        return 0 <= i < self.n and self.nz_n[i] >= _SOLO_N and self.nz[i] <= _NZ_FAULT
+        return (0 <= i < self.n and self.nz_n[i] >= _SOLO_N
+                and self.nz[i] <= _NZ_FAULT and self.nf[i] <= _NF_SOLO)
 
     def _recompute_cover(self):
         cov = self.cover
@@ -1456,6 +1557,8 @@ class Tracker:
             self.armed = False
         if kind == EV_LOST or kind == EV_OFF_RING:
             self.empty = True     # (until a marble is found again: _acquire)
+        if kind == EV_LOST or kind == EV_OFF_RING:
+            self.blind_a = -1
         if kind == EV_LOST or kind == EV_OFF_RING or kind == EV_PLACED:
             self.revise = -1      # no landing to move on from any more
             self.redo = False

@@ -49,6 +49,8 @@ COLOUR_NAMES = ["yellow", "blue", "orange", "green", "white"]
 OFF = "off"                  # unpaints (the ground shows through)
 FLICK_TIMEOUT_MS = 30000
 SETTLE_MS = 1200          # after placing the marble, before flicking it
+CONFIRM_MS = 1500         # after a landing, how long a simulated flick waits for the board to
+                          # withdraw it (the marble moved on) before the result is played
 
 
 def default_autosave() -> Path:
@@ -73,6 +75,7 @@ class Port:
 
     simulated = False
     connected = True
+    confirm_ms = 0        # after a landing, wait this long for a withdrawal before playing it
     truth = None          # a callable (on ring, angle, travel) for a simulated marble, or None
 
     def log(self, text: str) -> None:
@@ -83,6 +86,7 @@ class SimPort(Port):
     """The in-process simulated board (ringside.sim.board.SimBoard) as a port."""
 
     simulated = True
+    confirm_ms = CONFIRM_MS   # virtual time: waiting costs nothing
 
     def __init__(self, board: SimBoard):
         self.board = board
@@ -218,6 +222,14 @@ def frame_action(side: cc.RingSide, kind: str, fields: dict) -> dict:
     return a
 
 
+def blind_candidates(fields: dict) -> list[str]:
+    """The spaces a `landed blind=1` frame says the marble may be on (cands=3,17), or []."""
+    from ringside.link.messages import id_list
+    if not fields.get("blind"):
+        return []
+    return id_list(fields.get("cands"))
+
+
 def _centi(v, name):
     if isinstance(v, bool) or not isinstance(v, int):
         raise UsageError("%s=%r is not a whole number of centidegrees" % (name, v))
@@ -320,6 +332,11 @@ class Table:
         self._board_at = None                # the space the board last saw the marble rest on
         self._px = None                      # the whole-ring picture the LEDs show (px runs)
         self._timer_turn = None              # the turn the board's timer was started for
+        self._withdrawn = None               # the board withdrew the last landing (fields)
+        self._corrections: list[dict] = []   # corrected landings not yet taken (fields)
+        self.corrections = 0                 # landings replaced because the marble moved on
+        self._from_board = None              # the last ring result the board gave (an action)
+        self._board_entry = None             # (log index, action) where the game played it
         side = game.capabilities.ring_side   # games off the ring (Doubles) have none
         if side and port is not None:
             if not port.send("side", name=side):
@@ -342,6 +359,10 @@ class Table:
     def apply(self, seat: int | str, action: dict) -> list[dict]:
         """Apply an action (IllegalAction propagates, nothing changed); autosave; LEDs."""
         ev = self.game.apply(seat, action)
+        if action is self._from_board:
+            # the board's landing is this log entry: a correction of it replaces this one
+            self._board_entry = (len(self.game.log) - 1, action)
+            self._from_board = None
         self._say(ev)
         if self.save_path:
             self.save()
@@ -453,10 +474,82 @@ class Table:
 
     def _note(self, frames):
         for _, kind, f in frames:
-            if kind in ("landed", "placed") and "sp" in f:
+            if kind == "withdrawn":
+                self._withdrawn = dict(f)
+                self._board_at = None
+                self.log("the board withdraws the landing on %s: the marble moved on" % f.get("sp"))
+            elif kind == "landed" and f.get("corrects"):
+                self._corrections.append(dict(f))
+                if "sp" in f:
+                    self._board_at = str(f["sp"])
+            elif kind in ("landed", "placed") and "sp" in f:
                 self._board_at = str(f["sp"])
             elif kind in ("off_ring", "lost", "moving"):
                 self._board_at = None
+
+    # --- corrections from the board (docs/protocol.md, "Landings withdrawn") ---
+    def take_corrections(self) -> list[dict]:
+        """Take the board's corrected landings that have come in (the marble moved on from a
+        landing the game has already played): the last ring result is replaced by the
+        corrected one, as `correct` does, if nothing but chance has been played since;
+        otherwise the table says so and changes nothing (the players may `correct`).
+        Returns the events of the replacement (empty when none was made)."""
+        if self.port is not None:
+            self._note(self.port.events())
+        out: list[dict] = []
+        while self._corrections:
+            out = self._take_correction(self._corrections.pop(0)) or out
+        return out
+
+    def _take_correction(self, fields: dict) -> list[dict] | None:
+        from ringside.games import CHANCE
+        g = self.game
+        self._withdrawn = None
+        if not g.capabilities.ring_side:
+            return None
+        ent = self._board_entry
+        if ent is None or ent[0] >= len(g.log) or g.log[ent[0]][1] is not ent[1] \
+                and g.log[ent[0]][1] != ent[1]:
+            self.log("the board corrects a landing (the marble moved on to %s) the game has not "
+                     "played: nothing is changed" % fields.get("sp"))
+            return None
+        idx = ent[0]
+        seat, old = g.log[idx]
+        later = [s for s, _ in g.log[idx + 1:] if s != CHANCE]
+        try:
+            new = frame_action(g.side, "landed", fields)
+        except ValueError as e:
+            self.ignored += 1
+            self.log("ignored a malformed correction from the board: %s" % e)
+            return None
+        if old.get("type") == new["type"] and old.get("space") == new["space"] \
+                and old.get("alt") == new.get("alt"):
+            return None          # it moved on within the same space: the result stands
+        if later:
+            self.log("the board says the marble moved on to %s after the flick was scored, but play "
+                     "has gone on since: nothing is changed (say 'it is on %s' to correct it)"
+                     % (new["space"], new["space"]))
+            return None
+        before = g.replay(idx)
+        origin = before.flick_request()["from"]
+        try:
+            cc.read_flick(before.side, origin, new)
+            ev = before.apply(seat, new)
+        except IllegalAction as e:
+            self.ignored += 1
+            self.log("the board's correction does not fit this flick (%s): ignored" % e)
+            return None
+        self.game = before
+        self.corrections += 1
+        self._board_entry = (idx, before.log[idx][1])
+        dropped = len(g.log) - idx - 1
+        self.log("corrected by the board: the marble moved on to %s%s" % (new["space"], (
+            "; %d later draw%s undone" % (dropped, "" if dropped == 1 else "s")) if dropped else ""))
+        self._say(ev)
+        if self.save_path:
+            self.save()
+        self.show(ev)
+        return ev
 
     def aim_limit(self) -> float:
         """The farthest a flick can be aimed (degrees) before the marble leaves the ring."""
@@ -477,14 +570,40 @@ class Table:
         self._board_at = None
         self.port.flick(speed)
         a = self.wait_result(FLICK_TIMEOUT_MS)
+        if a is not None and a["type"] == "landed":
+            a = self._confirm(a)
         if a is not None:
             try:
                 cc.read_flick(self.game.side, origin, a)
+                self._from_board = a
                 return a
             except IllegalAction as e:
                 self.ignored += 1
                 self.log("the board's result does not fit this flick (%s): ignored" % e)
         return self._truth(origin)
+
+    def _confirm(self, a: dict) -> dict:
+        """A simulated flick's landing, once the marble has had CONFIRM_MS to move on: if the
+        board withdraws it, the result is its corrected landing (the marble moved on)."""
+        if self.port.confirm_ms:
+            self.port.wait(self.port.confirm_ms)
+        self._note(self.port.events())
+        if self._withdrawn is not None and not self._corrections:
+            got = self.wait_result(FLICK_TIMEOUT_MS, corrections=True)
+            if got is not None:
+                self._corrections.insert(0, got)
+        while self._corrections:
+            f = self._corrections.pop(0)
+            try:
+                a = frame_action(self.game.side, "landed", f)
+            except ValueError as e:
+                self.ignored += 1
+                self.log("ignored a malformed correction from the board: %s" % e)
+                continue
+            self.corrections += 1
+            self.log("the marble moved on: it is on %s" % a["space"])
+        self._withdrawn = None
+        return a
 
     def _truth(self, origin):
         """No usable result from the simulated board: what the players saw instead (None
@@ -505,9 +624,15 @@ class Table:
             "it leave the ring" if not on else "it stop on %s" % a["space"]))
         return a
 
-    def wait_result(self, timeout_ms: int, step_ms: int = 20, interrupt: Callable[[], dict | None] | None = None) -> dict | None:
+    def wait_result(self, timeout_ms: int, step_ms: int = 20, interrupt: Callable[[], dict | None] | None = None,
+                    corrections: bool = False, stop_on_correction: bool = False) -> dict | None:
         """Wait for the board's landed / off_ring frame; malformed frames are logged and
-        skipped. interrupt() -> truthy stops early (typed input at a real table)."""
+        skipped. interrupt() -> truthy stops early (typed input at a real table).
+
+        A landing that corrects the last one (`corrects=1`: the marble moved on) is not this
+        flick's result: it is kept for take_corrections(), and stop_on_correction=True returns
+        None at once so the caller can take it; corrections=True instead waits for exactly
+        such a landing and returns its fields."""
         waited = 0
         paused = False
         while waited < timeout_ms:
@@ -520,10 +645,23 @@ class Table:
                     paused = False
                     self.log("the board is back: the game goes on")
                     self.show([])
-                elif kind in ("landed", "off_ring"):
+                elif kind == "withdrawn" or (kind == "landed" and fields.get("corrects")):
                     self._note([(t, kind, fields)])
+                    if corrections and kind == "landed":
+                        self._corrections.remove(fields)
+                        return dict(fields)
+                    if stop_on_correction and kind == "landed":
+                        return None
+                elif kind in ("landed", "off_ring") and not corrections:
+                    self._note([(t, kind, fields)])
+                    cands = blind_candidates(fields)
+                    if len(cands) > 1:
+                        self.log("the marble stopped where no sensor sees: it is on one of %s "
+                                 "(say 'it is on SPACE' if the board guessed wrong)" % ", ".join(cands))
                     try:
-                        return frame_action(self.game.side, kind, fields)
+                        a = frame_action(self.game.side, kind, fields)
+                        self._from_board = a
+                        return a
                     except ValueError as e:
                         self.ignored += 1
                         self.log("ignored a malformed %s frame: %s" % (kind, e))
@@ -619,7 +757,9 @@ class Table:
         game's timeout (the turn passes) and return its events; else None."""
         if self.port is None or self._timer_turn is None:
             return None
-        expired = any(kind == "timer_expired" for _, kind, _ in self.port.events())
+        frames = self.port.events()
+        self._note(frames)       # (a correction from the board must not be lost here)
+        expired = any(kind == "timer_expired" for _, kind, _ in frames)
         turn = self._timer_turn
         if not expired:
             return None

@@ -484,6 +484,7 @@ class Session:
         return 0
 
     def step(self) -> None:
+        self.table.take_corrections()   # the board corrected a landing (the marble moved on)
         g = self.game
         seat = g.to_act()[0]
         if seat == CHANCE:
@@ -590,7 +591,7 @@ class Session:
             self.table.arm()
             self.out("%s, flick the marble from %s (%s) - or type the result" % (name, req["from"],
                                                                                 self._flick_words(req)))
-            a = self.table.wait_result(10 ** 9, interrupt=self._typed_interrupt)
+            a = self.table.wait_result(10 ** 9, interrupt=self._typed_interrupt, stop_on_correction=True)
             if isinstance(a, dict):
                 self._apply(seat, a)
             return

@@ -356,7 +356,9 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                     stats["ambiguous"] += 1
                 if rep == true_sp:
                     stats["primary"] += 1
-                if rep == true_sp or alt == true_sp:
+                # a blind landing names the spaces it may be on: right when one is the true one
+                cands = str(f.get("cands", "")).split(",") if f.get("blind") else []
+                if rep == true_sp or alt == true_sp or true_sp in cands:
                     stats["correct"] += 1
                 elif alt is None and f.get("blind", 0) == 0:
                     stats["misreported"] += 1
