@@ -808,7 +808,7 @@ def _what(why, k, truth, saw, expect):
         why.replace("_", " "), k, where, said)
 
 
-_HEAD_ORDER = ("format", "name", "what", "status", "issue", "expect", "bench_saw", "truth",
+_HEAD_ORDER = ("format", "name", "what", "status", "issue", "fixed", "expect", "bench_saw", "truth",
                "reproduced", "warm_up", "flicks_before", "source", "ring", "calibration", "side", "step_ms",
                "start_ms", "flick_ms", "end_ms")
 
