@@ -544,6 +544,7 @@ class BenchSaver:
 
     # (flicks of the bench's feed before this one, a warm-up first)
     CANDIDATES = ((0, False), (1, True), (0, True), (2, True))
+    FAULT_EVENTS = 2
 
     def __init__(self, board: SimBoard, directory: str | os.PathLike, source: dict, side: str,
                  spaces: Any, limit: int = 20, save_flicks: tuple = (), tail_ms: int = 3000):
@@ -561,6 +562,8 @@ class BenchSaver:
         board.recording = []
         board._rec_step = None
         self.hist: list[dict] = []           # the last 3 flicks: snapshot, arm time, feed indices
+        self.fault_events = 0
+        self.struck: list[dict] = []
         self.i_rest = 0                      # where the rest before the next flick begins
         self.rings_dir = self.dir / "rings"
 
@@ -644,7 +647,23 @@ class BenchSaver:
             return "travel_error"
         if k in self.save_flicks:
             return "asked"
-        return None
+        return self._fault_event()
+
+    def _fault_event(self):
+        # a right verdict while a register-level fault struck during the flick (a brownout,
+        # a stuck bus, a drop off the bus): the first FAULT_EVENTS of a run are kept, to show
+        # that results stay right while it happens
+        strikes = getattr(self.b, "strikes", None)
+        if not strikes or self.fault_events >= self.FAULT_EVENTS:
+            return None
+        arm = self.hist[-1]["arm"]
+        hit = [st for st in strikes if arm <= st["at_ms"] <= self.b.now]
+        if not hit:
+            return None
+        self.fault_events += 1
+        self.struck = [{"sensor": st["sensor"], "kind": st["kind"], "at_ms": st["at_ms"],
+                        "back_ms": st["back_ms"]} for st in hit]
+        return "fault_event"
 
     @staticmethod
     def _steps(recs, shift=0):
@@ -708,6 +727,8 @@ class BenchSaver:
         src["flick"] = k
         if getattr(b, "faults", None) is not None:     # (--faults random: those of this flick)
             src["faults"] = {str(i): v for i, v in sorted(b.faults.items())}
+        if why == "fault_event":
+            src["fault_events"] = self.struck
         name = "%s-s%s-f%d-%s" % (src.pop("tag", "bench"), src.get("seed"), k, why)
         truth = {"angle_deg": round(m.position_deg, 2) if m.on_ring else None,
                  "travel_deg": round(m.travel_deg, 2), "on_ring": m.on_ring}
@@ -822,6 +843,8 @@ def _ordered(head):
 def _same(got: dict, saw: dict) -> bool:
     """The replay said what the bench saw (kind; a landing's space, neighbour, blind flag,
     and its travel to within 2 deg)."""
+    if saw["verdict"] == "moving":       # an idle trace's phantom: any flick reported
+        return got["verdict"] != "none" or bool(got.get("moving"))
     if got["verdict"] != saw["verdict"]:
         return False
     if got["verdict"] != "landed":
