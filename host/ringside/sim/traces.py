@@ -855,10 +855,10 @@ def _same(got: dict, saw: dict) -> bool:
 
 
 def record_script(script: str, directory: str | os.PathLike, seed: int = 1, tilt: float = 0.0,
-                  side: str = "darts", save_all: bool = False) -> list:
+                  side: str = "darts", save_all: bool = False, save_flicks: tuple = ()) -> list:
     """Run a play-ring script (ringside play-ring --script, `;` between commands) on the
     simulated ring and save its worst flicks as traces, as a bench run does (save_all: every
-    flick). Returns what was saved."""
+    flick; save_flicks: these too, numbered from 0). Returns what was saved."""
     from ringside import ring as ring_mod
     from ringside.app.cmd_ring import RingSession
     lines = [c.strip() for c in script.split(";") if c.strip()]
@@ -887,7 +887,7 @@ def record_script(script: str, directory: str | os.PathLike, seed: int = 1, tilt
     for line in lines:
         seen.clear()
         seen["k"] = k
-        if save_all:
+        if save_all or k in save_flicks:
             saver.save_flicks.add(k)
         sess.command(line)
         saver.side = sess.side
@@ -905,15 +905,17 @@ def record_script(script: str, directory: str | os.PathLike, seed: int = 1, tilt
 
 def main(argv: list | None = None) -> int:
     """python -m ringside.sim.traces FILE|DIR...: replay traces (CPython), print each verdict.
-    python -m ringside.sim.traces script DIR SEED TILT "cw 120; ..." [all]: record_script."""
+    python -m ringside.sim.traces script DIR SEED TILT "cw 120; ..." [all|K,K]: record_script."""
     args = sys.argv[1:] if argv is None else argv
     if not args:
         print("usage: python -m ringside.sim.traces TRACE.jsonl|DIR ...\n"
-              "       python -m ringside.sim.traces script DIR SEED TILT SCRIPT [all]", file=sys.stderr)
+              "       python -m ringside.sim.traces script DIR SEED TILT SCRIPT [all|K,K]", file=sys.stderr)
         return 2
     if args[0] == "script" and len(args) >= 5:
+        extra = args[5] if len(args) > 5 else ""
         for s in record_script(args[4], args[1], seed=int(args[2]), tilt=float(args[3]),
-                               save_all=args[5:] == ["all"]):
+                               save_all=extra == "all",
+                               save_flicks=tuple(int(x) for x in extra.split(",") if x.isdigit())):
             print(json.dumps(s))
         return 0
     bad = 0
