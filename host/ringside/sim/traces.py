@@ -544,6 +544,7 @@ class BenchSaver:
 
     # (flicks of the bench's feed before this one, a warm-up first)
     CANDIDATES = ((0, False), (1, True), (0, True), (2, True))
+    FAULT_EVENTS = 2
 
     def __init__(self, board: SimBoard, directory: str | os.PathLike, source: dict, side: str,
                  spaces: Any, limit: int = 20, save_flicks: tuple = (), tail_ms: int = 3000):
@@ -561,6 +562,8 @@ class BenchSaver:
         board.recording = []
         board._rec_step = None
         self.hist: list[dict] = []           # the last 3 flicks: snapshot, arm time, feed indices
+        self.fault_events = 0
+        self.struck: list[dict] = []
         self.i_rest = 0                      # where the rest before the next flick begins
         self.rings_dir = self.dir / "rings"
 
@@ -644,7 +647,23 @@ class BenchSaver:
             return "travel_error"
         if k in self.save_flicks:
             return "asked"
-        return None
+        return self._fault_event()
+
+    def _fault_event(self):
+        # a right verdict while a register-level fault struck during the flick (a brownout,
+        # a stuck bus, a drop off the bus): the first FAULT_EVENTS of a run are kept, to show
+        # that results stay right while it happens
+        strikes = getattr(self.b, "strikes", None)
+        if not strikes or self.fault_events >= self.FAULT_EVENTS:
+            return None
+        arm = self.hist[-1]["arm"]
+        hit = [st for st in strikes if arm <= st["at_ms"] <= self.b.now]
+        if not hit:
+            return None
+        self.fault_events += 1
+        self.struck = [{"sensor": st["sensor"], "kind": st["kind"], "at_ms": st["at_ms"],
+                        "back_ms": st["back_ms"]} for st in hit]
+        return "fault_event"
 
     @staticmethod
     def _steps(recs, shift=0):
@@ -708,6 +727,8 @@ class BenchSaver:
         src["flick"] = k
         if getattr(b, "faults", None) is not None:     # (--faults random: those of this flick)
             src["faults"] = {str(i): v for i, v in sorted(b.faults.items())}
+        if why == "fault_event":
+            src["fault_events"] = self.struck
         name = "%s-s%s-f%d-%s" % (src.pop("tag", "bench"), src.get("seed"), k, why)
         truth = {"angle_deg": round(m.position_deg, 2) if m.on_ring else None,
                  "travel_deg": round(m.travel_deg, 2), "on_ring": m.on_ring}
@@ -808,7 +829,7 @@ def _what(why, k, truth, saw, expect):
         why.replace("_", " "), k, where, said)
 
 
-_HEAD_ORDER = ("format", "name", "what", "status", "issue", "expect", "bench_saw", "truth",
+_HEAD_ORDER = ("format", "name", "what", "status", "issue", "fixed", "expect", "bench_saw", "truth",
                "reproduced", "warm_up", "flicks_before", "source", "ring", "calibration", "side", "step_ms",
                "start_ms", "flick_ms", "end_ms")
 
@@ -822,6 +843,8 @@ def _ordered(head):
 def _same(got: dict, saw: dict) -> bool:
     """The replay said what the bench saw (kind; a landing's space, neighbour, blind flag,
     and its travel to within 2 deg)."""
+    if saw["verdict"] == "moving":       # an idle trace's phantom: any flick reported
+        return got["verdict"] != "none" or bool(got.get("moving"))
     if got["verdict"] != saw["verdict"]:
         return False
     if got["verdict"] != "landed":
@@ -832,10 +855,10 @@ def _same(got: dict, saw: dict) -> bool:
 
 
 def record_script(script: str, directory: str | os.PathLike, seed: int = 1, tilt: float = 0.0,
-                  side: str = "darts", save_all: bool = False) -> list:
+                  side: str = "darts", save_all: bool = False, save_flicks: tuple = ()) -> list:
     """Run a play-ring script (ringside play-ring --script, `;` between commands) on the
     simulated ring and save its worst flicks as traces, as a bench run does (save_all: every
-    flick). Returns what was saved."""
+    flick; save_flicks: these too, numbered from 0). Returns what was saved."""
     from ringside import ring as ring_mod
     from ringside.app.cmd_ring import RingSession
     lines = [c.strip() for c in script.split(";") if c.strip()]
@@ -864,7 +887,7 @@ def record_script(script: str, directory: str | os.PathLike, seed: int = 1, tilt
     for line in lines:
         seen.clear()
         seen["k"] = k
-        if save_all:
+        if save_all or k in save_flicks:
             saver.save_flicks.add(k)
         sess.command(line)
         saver.side = sess.side
@@ -882,15 +905,17 @@ def record_script(script: str, directory: str | os.PathLike, seed: int = 1, tilt
 
 def main(argv: list | None = None) -> int:
     """python -m ringside.sim.traces FILE|DIR...: replay traces (CPython), print each verdict.
-    python -m ringside.sim.traces script DIR SEED TILT "cw 120; ..." [all]: record_script."""
+    python -m ringside.sim.traces script DIR SEED TILT "cw 120; ..." [all|K,K]: record_script."""
     args = sys.argv[1:] if argv is None else argv
     if not args:
         print("usage: python -m ringside.sim.traces TRACE.jsonl|DIR ...\n"
-              "       python -m ringside.sim.traces script DIR SEED TILT SCRIPT [all]", file=sys.stderr)
+              "       python -m ringside.sim.traces script DIR SEED TILT SCRIPT [all|K,K]", file=sys.stderr)
         return 2
     if args[0] == "script" and len(args) >= 5:
+        extra = args[5] if len(args) > 5 else ""
         for s in record_script(args[4], args[1], seed=int(args[2]), tilt=float(args[3]),
-                               save_all=args[5:] == ["all"]):
+                               save_all=extra == "all",
+                               save_flicks=tuple(int(x) for x in extra.split(",") if x.isdigit())):
             print(json.dumps(s))
         return 0
     bad = 0
