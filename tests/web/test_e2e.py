@@ -155,7 +155,7 @@ def test_the_circle_on_two_seats_screens_each_sees_its_own(live, new_page):
     open_table(ann, srv.url(room, _seat_token(room, 0)))
     open_table(bob, srv.url(room, _seat_token(room, 1)))
     assert "Ann's screen" in ann.inner_text("#you") and "Bob's screen" in bob.inner_text("#you")
-    for _ in range(12):           # a dozen decisions, each made on its own seat's screen only
+    for _ in range(8):            # decisions, each made on its own seat's screen only
         if room.game.over:
             break
         act = room.game.to_act()

@@ -391,3 +391,29 @@ def test_the_simulated_ring_from_the_page_place_tilt_and_a_sensor_fault(make_cli
     health = c.get("/api/rooms/%s" % room["room"]).json()["health"]
     assert health["sensors"] == "11 of 12 working", health
     assert health["level"].startswith("level") or health["level"].startswith("not level")
+
+
+def test_the_led_mirror_lights_what_the_boards_firmware_lights():
+    """The mirror is computed from the table's LED frame; the simulated board's firmware
+    turns the same frame into its pixel buffer: the same LEDs are lit, in the same colours
+    (the board's dimmed by its brightness cap)."""
+    from ringside.sim.board import SimBoard
+    from ringside.web import leds as L
+    from ringside.web.hub import PacedSimPort, Room
+    g = games.new("darts", ["Cy", "Dee"], seed=2)
+    b = SimBoard(seed=2, sensor_model="physical")
+    room = Room("m", g, {0: "good", 1: "good"}, "sim", port=PacedSimPort(b, speed=50), bot_delay=0)
+    for _ in range(8):
+        room._bot_turn(room.game.to_act()[0])
+    b.advance(2000)                       # the landing's pulse is over on the board
+    mirror = L.pixels(room.game)
+    frame = b.pixels.frame                # G R B per LED
+    board = ["%02x%02x%02x" % (frame[3 * i + 1], frame[3 * i], frame[3 * i + 2]) for i in range(len(mirror))]
+    lit_m = {i for i, c in enumerate(mirror) if c != "000000"}
+    lit_b = {i for i, c in enumerate(board) if c != "000000"}
+    assert lit_m and lit_m == lit_b, (mirror, board)
+
+    def strongest(hexc):
+        ch = [int(hexc[k:k + 2], 16) for k in (0, 2, 4)]
+        return ch.index(max(ch))
+    assert all(strongest(mirror[i]) == strongest(board[i]) for i in lit_m)
