@@ -147,3 +147,12 @@ def test_sounds_never_throw_and_the_switch_is_remembered(fresh_harness):
     harness.evaluate("() => { window.AudioContext = undefined; window.webkitAudioContext = undefined; }")
     assert harness.evaluate("S.play('turn')") is False
     assert harness.errors == []
+
+
+def test_a_finished_game_names_its_winners(harness, gallery_samples):
+    pic = _sample(gallery_samples, "darts-over")["picture"]
+    assert pic["result"]
+    draw(harness, pic)
+    banner = harness.inner_text("#root .rs-result")
+    assert " and ".join(pic["result"]["winners"]) in banner and pic["result"]["text"] in banner
+    assert harness.locator("#root .rs-turn-badge").count() == 0          # nobody is to play

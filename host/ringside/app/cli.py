@@ -15,6 +15,7 @@ _COMMANDS = [
     "ringside.app.cmd_play",      # play <game> (games on the ring or the terminal)
     "ringside.app.cmd_bringup",   # bringup (check a newly built ring's sensors)
     "ringside.app.cmd_serve",     # serve (the table page)
+    "ringside.app.cmd_screenshots",  # screenshots DIR (README's pictures of the table page)
 ]
 
 

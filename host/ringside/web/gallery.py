@@ -16,9 +16,10 @@ import json
 import sys
 from typing import TYPE_CHECKING
 
-from ringside import bots, games, ring
+from ringside import bots, games
 from ringside.games import CHANCE
 from ringside.games import present as P
+from ringside.web import leds
 
 if TYPE_CHECKING:
     from ringside.games import Game
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
 SETUPS = (
     ("darts", "darts", ["Ann", "Bob", "Cy"], {}, 3, 14, None, "Darts after a few flicks each: cubes in three colours"),
     ("darts-start", "darts", ["Ann", "Bob"], {}, 1, 0, None, "Darts at the start: the flick-off"),
+    ("darts-over", "darts", ["Ann", "Bob"], {}, 1, 100, None, "Darts at its end: the winner and the scores"),
     ("wildwest", "wildwest", ["Ann", "Bob", "Cy"], {}, 2, 16, None, "Wild West a few turns in"),
     ("doubles", "doubles", ["Ann", "Bob"], {}, 5, 16, None, "Doubles with pieces on the board, a turn timed"),
     ("doubles-3", "doubles", ["Ann", "Bob", "Cy"], {}, 7, 10, None, "Doubles for three: three rows in play"),
@@ -84,46 +86,13 @@ def places(game: Game, pic: dict) -> list:
     return found
 
 
-def led_ring() -> dict:
-    """The LED ring as the page's renderLeds takes it (ring.json's leds)."""
-    d = ring.leds()
-    return {"count": int(d["count"]), "offset_deg": float(d.get("led0_deg", 0.0)),
-            "clockwise": d.get("direction", "ccw") == "cw"}
-
-
-def led_pixels(game: Game, pic: dict) -> list:
-    """One colour per LED from the presenter's LED frame: its pixels where it paints the whole
-    ring; else each LED in the colour of the ring space it sits in (painted spaces), the rest
-    in the active player's colour, dimmed, as the board shows them (the pulse marked "*")."""
-    lr = led_ring()
-    n = lr["count"]
-    frame = game.presenter.led_frame(game)
-    P.check_led_frame(frame, n)
-    hexed = lambda c: P.COLOUR_RGB.get(str(c).rstrip("*"), str(c).rstrip("*"))   # noqa: E731
-    if frame["pixels"] is not None:
-        return [("000000" if str(c).rstrip("*") == "off" else hexed(c)) + ("*" if str(c).endswith("*") else "")
-                for c in frame["pixels"]]
-    base = "000000"
-    if frame["player"]:
-        h = hexed(frame["player"])
-        base = "".join("%02x" % (int(h[k:k + 2], 16) // 6) for k in (0, 2, 4))
-    spaces = next((s["spaces"] for s in pic["sections"] if s["kind"] == "ring"), [])
-    out = []
-    for i in range(n):
-        deg = (lr["offset_deg"] + (-1 if lr["clockwise"] else 1) * 360.0 * i / n) % 360.0
-        sid = next((sp["id"] for sp in spaces if (deg - sp["start_deg"]) % 360.0 < (sp["end_deg"] - sp["start_deg"]) % 360.0), None)
-        c = frame["spaces"].get(sid) if sid is not None else None
-        px = hexed(c) if c else base
-        out.append(px + ("*" if sid is not None and sid == frame["pulse"] else ""))
-    return out
-
-
 def sample(sid: str, name: str, players: list[str], options: dict, seed: int, steps: int,
            seat: int | None, about: str) -> dict:
     g = play(name, players, options, seed, steps)
     pic = P.check_picture(g.presenter.picture(g, seat))
     out = {"id": sid, "game": name, "seat": seat, "about": about, "steps": steps, "seed": seed,
-           "picture": pic, "places": places(g, pic), "leds": {"pixels": led_pixels(g, pic), "ring": led_ring()},
+           "picture": pic, "places": places(g, pic),
+           "leds": {"pixels": leds.pixels(g, pulse=True), "ring": leds.ring_info()},
            "timer": None}
     t = pic.get("timer")
     if t:

@@ -104,6 +104,11 @@ function tangentRotation(d) {
   return rot;
 }
 
+/** Short labels (numbers) stay upright, so a 6 is never read as a 9. */
+function upright(lines) {
+  return Math.max(...lines.map((l) => String(l).length)) <= 3;
+}
+
 /** Words split into at most `max` lines of about `width` characters. */
 function wrap(label, width, max) {
   const words = String(label).split(/\s+/).filter(Boolean);
@@ -241,17 +246,33 @@ function raise(parent, sel) {
 
 const RING = { r0: 138, r1: 222, label: 194, marble: 156, marbleR: 10, cube: 26, cubeR: 118 };
 
-/** A space's label in lines and the largest font that fits its arc and the band. */
+/** A space's label: in one or two lines, along the ring or (a long word in a narrow space)
+ *  across it, at the largest font that fits; {lines, fs, radial}. */
 function labelFit(sp) {
   const w = span(Number(sp.start_deg), Number(sp.end_deg));
-  const arc = rad(w) * RING.label * 0.9;
+  const arc = rad(w) * (RING.label - 16) * 0.92;        // the arc at the text's inner edge
+  const band = RING.r1 - RING.r0 - 12;
   const one = String(sp.label);
-  const fit = (lines) => {
-    const longest = Math.max(...lines.map((l) => l.length), 1);
-    return Math.max(9, Math.min(arc / (longest * 0.6), (RING.r1 - RING.r0 - 34) / (lines.length * 1.1)));
-  };
-  const a = [one], b = wrap(one, Math.ceil(one.length / 2), 2);
-  return fit(b) > fit(a) * 1.15 ? { lines: b, fs: fit(b) } : { lines: a, fs: fit(a) };
+  const longest = (lines) => Math.max(...lines.map((l) => l.length), 1);
+  const along = (lines) => Math.min(arc / (longest(lines) * 0.66), (band - 22) / (lines.length * 1.1));
+  const across = (lines) => Math.min(band / (longest(lines) * 0.66), arc / (lines.length * 1.12));
+  const two = wrap(one, Math.ceil(one.length / 2), 2);
+  const options = [[one], two].flatMap((lines) => [
+    { lines, fs: along(lines), radial: false }, { lines, fs: across(lines), radial: true }]);
+  // along the ring (easier to read) unless that is too small and across is clearly larger
+  const pick = (list) => list.reduce((x, y) => (y.fs * (y.lines.length > 1 ? 0.9 : 1) > x.fs * (x.lines.length > 1 ? 0.9 : 1) ? y : x));
+  const al = pick(options.filter((o) => !o.radial)), ac = pick(options.filter((o) => o.radial));
+  const best = al.fs < 15 && ac.fs > al.fs * 1.3 ? ac : al;
+  return { lines: best.lines, fs: Math.max(9, best.fs), radial: best.radial && !upright(best.lines) };
+}
+
+/** Text turned to run across the ring (along the radius) at angle d, never upside down. */
+function radialRotation(d) {
+  let rot = -d;
+  rot = ((rot + 180) % 360 + 360) % 360 - 180;
+  if (rot > 90) rot -= 180;
+  if (rot < -90) rot += 180;
+  return rot;
 }
 
 function ringSection(sec, pic, opts, prev, sIndex) {
@@ -279,10 +300,12 @@ function ringSection(sec, pic, opts, prev, sIndex) {
     g.append(svg("path", { d: sectorPath(a, w, RING.r0, RING.r1), class: "rs-space-area" }));
     const lines = fits[i].lines;
     const fs = Math.min(common, fits[i].fs);
-    const [lx, ly] = px(RING.label + (lines.length > 1 ? 2 : 0), mid);
+    const radial = fits[i].radial;
+    const [lx, ly] = px(radial ? (RING.r0 + RING.r1) / 2 : RING.label + (lines.length > 1 ? 2 : 0), mid);
+    const turn = upright(lines) ? 0 : radial ? radialRotation(mid) : tangentRotation(mid);
     const t = svg("text", {
       class: "rs-space-label", "font-size": fmt(fs), "text-anchor": "middle",
-      transform: `translate(${fmt(lx)} ${fmt(ly)}) rotate(${fmt(tangentRotation(mid))})`,
+      transform: `translate(${fmt(lx)} ${fmt(ly)}) rotate(${fmt(turn)})`,
     });
     lines.forEach((line, k) => t.append(svg("tspan", {
       x: 0, y: fmt((k - (lines.length - 1) / 2) * fs * 1.1), "dominant-baseline": "central", text: line,
@@ -358,7 +381,9 @@ function animateMarble(st, info) {
     st.current[info.key] = to;
     return;
   }
-  const ms = Math.max(150, Math.min(900, Math.abs(delta) * 4));
+  // a new picture glides the marble over up to 0.9 s; live positions (setMarble) only bridge
+  // the time between two reports of the board
+  const ms = info.live ? Math.max(40, Math.min(200, Math.abs(delta) * 2)) : Math.max(150, Math.min(900, Math.abs(delta) * 4));
   const t0 = performance.now();
   placeMarble(info.node, from);
   const stepFn = (now) => {
@@ -382,7 +407,7 @@ export function setMarble(root, deg, space) {
   const key = "ring0";
   if (st.raf[key]) cancelAnimationFrame(st.raf[key]);
   if (space !== undefined) node.setAttribute("data-marble-space", space ?? "");
-  animateMarble(st, { key, node, from: st.current[key] ?? st.marbles[key] ?? deg, to: Number(deg) });
+  animateMarble(st, { key, node, from: st.current[key] ?? st.marbles[key] ?? deg, to: Number(deg), live: true });
 }
 
 // ----- grids ----------------------------------------------------------------------------------
@@ -459,6 +484,7 @@ function gridSection(sec, pic, opts) {
   if (structured) {
     g.classList.add("rs-grid-board");
     g.style.setProperty("--rs-cols", String(Math.max(1, cols.length)));
+    g.style.maxWidth = `${Math.max(1, cols.length) * 5 + 12}em`;
   }
   for (const row of sec.rows || []) {
     const head = el("div", { class: "rs-grid-row", role: "rowheader", text: row.label });
@@ -562,7 +588,7 @@ function loopTrack(sec, pic, opts) {
     const fs = Math.max(12, Math.min(38, arc / (String(short).length * 0.62 + 0.5)));
     const [lx, ly] = px(r1 - 26, mid);
     g.append(svg("text", { class: "rs-step-label", "font-size": fmt(fs), "text-anchor": "middle", "dominant-baseline": "central",
-      transform: `translate(${fmt(lx)} ${fmt(ly)}) rotate(${fmt(tangentRotation(mid))})`, text: short }));
+      transform: `translate(${fmt(lx)} ${fmt(ly)}) rotate(${fmt(upright([String(short)]) ? 0 : tangentRotation(mid))})`, text: short }));
     const marks = st.marks || [];
     const tok = Math.min(28, (rad(w) * 130) / Math.max(1, Math.min(marks.length, 3)) - 4);
     marks.slice(0, 9).forEach((m, j) => {
