@@ -324,7 +324,7 @@ def test_no_console_errors_on_the_lobby_or_any_games_table(live, new_page):
     for name in games.names():
         players = specs.get(name, [{"name": "Ann"}, {"name": "Cy", "plays": "easy"}])
         room = srv.new_room({"game": name, "players": players, "ring": "sim", "seed": 1})
-        p = new_page()
+        p = pg                            # one page, each table in turn: its errors are kept
         open_table(p, srv.url(room))
         p.wait_for_selector("#picture > *")
         p.locator("#rules-box summary").click()

@@ -144,3 +144,21 @@ def test_every_gallery_picture_draws_without_errors(page, static_server, gallery
         assert page.locator(box + " .rs-player").count() == len(s["picture"]["players"])
     assert page.errors == []
     json.dumps(gallery_samples)
+
+
+def test_on_a_phone_every_picture_fits_the_width(browser, static_server, gallery_samples):
+    """Readable on a phone: no picture makes the page scroll sideways (a wide table scrolls in
+    its own box), and the ring still fills most of the width."""
+    ctx = browser.new_context(viewport={"width": 390, "height": 844}, device_scale_factor=2, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        errors = []
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(static_server + "/gallery.html")
+        page.wait_for_selector("body[data-ready]", state="attached")
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390
+        ring_w = page.evaluate("document.querySelector('[data-sample=darts] .rs-ring').getBoundingClientRect().width")
+        assert ring_w > 300
+        assert errors == []
+    finally:
+        ctx.close()

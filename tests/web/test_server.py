@@ -321,6 +321,14 @@ def test_rules_panel_is_the_declared_rulebook(make_client):
     assert any("100 points" in ln for ln in rb["lines"])
 
 
+def test_the_packaged_rulebooks_are_the_seeds():
+    from pathlib import Path
+    from ringside.web.rules import SEEDS
+    seeds = Path(__file__).resolve().parents[2] / "seeds"
+    for p in sorted(seeds.glob("*.txt")):
+        assert (SEEDS / p.name).read_bytes() == p.read_bytes(), "copy seeds/%s to %s" % (p.name, SEEDS)
+
+
 def test_every_game_declares_a_rulebook_that_is_found():
     from ringside.web.rules import rulebook
     for name in games.names():

@@ -3,7 +3,8 @@ for the page's renderLeds. It is built from the very frame the table paints the 
 (the presenter's led_frame, through table._hex): a whole-ring picture is that picture; a
 game on the spaces paints each LED with its space's colour (ring.json's LED angles and the
 side's spans, as the firmware's Leds.set_side maps them), the player's arc of 3 LEDs round
-the starting space (the firmware's `player` default), and the space just hit pulsing."""
+the starting space (the firmware's `player` default), and the space just hit pulsing. A timed
+turn's sweep is not in the mirror: the page draws that timer as its own ring beside it."""
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -43,12 +44,12 @@ def pixels(game: Game, pulse: bool = False, ring: dict | None = None) -> list[st
         px = [_plain(c) for c in frame["pixels"]]
         return (px + ["000000"] * n)[:n]
     out = ["000000"] * n
-    side_name = game.capabilities.ring_side
-    if not side_name:
-        if frame.get("player"):
-            out = [_plain(frame["player"])] * n
+    rd = R.ring_dict(ring) if ring is None or not isinstance(ring, dict) else ring
+    # a game off the ring leaves the board on its first side (the firmware's side 0)
+    side_name = game.capabilities.ring_side or next(iter(rd.get("sides") or {}), None)
+    if side_name is None:
         return out
-    side = R.load_side(side_name, R.ring_dict(ring) if ring is None else ring)
+    side = R.load_side(side_name, rd)
     step = 360.0 / n
     sign = -1.0 if info["clockwise"] else 1.0
     angle = [(info["offset_deg"] + sign * i * step) % 360.0 for i in range(n)]

@@ -1,6 +1,7 @@
 """The rulebook beside the table: the text a game declares in `Game.rulebook` (a file in
-seeds/, the heading its part starts at, the heading after it), read from the project's
-seeds/ folder. No game is named here."""
+seeds/, the heading its part starts at, the heading after it). The package ships a copy of
+seeds/' rulebooks in web/rulebooks/ (as it ships ring.json), so an installed ringside has
+them; a test holds the copies to seeds/. No game is named here."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,7 +10,7 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from ringside.games import Game
 
-SEEDS = Path(__file__).resolve().parents[3] / "seeds"
+SEEDS = Path(__file__).with_name("rulebooks")
 
 
 def rulebook(game: Game | type, seeds: Path | None = None) -> dict:
@@ -25,7 +26,7 @@ def rulebook(game: Game | type, seeds: Path | None = None) -> dict:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError:
         return {"title": title, "source": fname,
-                "lines": ["The rulebook %s is not installed here (it lives in the project's seeds/)." % fname]}
+                "lines": ["The rulebook %s is not installed here (the project's seeds/ has it)." % fname]}
     i = 0
     if start:
         hits = [k for k, ln in enumerate(lines) if ln.strip() == start]

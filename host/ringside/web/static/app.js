@@ -170,7 +170,6 @@ function render() {
   $("you").textContent = s.you.role === "seat" ? `${s.you.name}'s screen (seat ${s.you.seat + 1})` : "the table's screen";
   $("status").textContent = s.busy ? s.busy + "..." : "";
   drawPicture();
-  drawAside(pic);
   drawControls();
   const t = s.timer ? Object.assign({}, s.timer, { deadline_ms: s.timer.deadline_ms + clockOffset }) : null;
   R.renderTimer($("timer"), t);
@@ -206,14 +205,6 @@ function onPlace(id) {
 function act(m) {
   banner(null);
   send({ op: "act", i: m.i, label: m.label });
-}
-
-function drawAside(pic) {
-  // the picture shows the players, scores, legend and notes; here only what it hides from this screen
-  const box = $("players");
-  box.replaceChildren();
-  box.hidden = !(pic.hidden && pic.hidden.length);
-  if (!box.hidden) box.append(el("p", { class: "hidden-note", text: "Hidden from this screen: " + pic.hidden.join("; ") }));
 }
 
 function button(label, onclick, extra) {

@@ -63,6 +63,24 @@ const SOUNDS = {
   },
 };
 
+// Browsers start audio only after a person has touched the page: the first click or key on
+// it wakes the audio, so the next landing is heard.
+function unlock() {
+  try {
+    if (!isEnabled()) return;
+    const ac = context();
+    if (ac && ac.state === "suspended") {
+      const p = ac.resume();
+      if (p && p.catch) p.catch(() => {});
+    }
+  } catch (e) {
+    // no audio here: stay silent
+  }
+}
+if (typeof document !== "undefined") {
+  for (const ev of ["pointerdown", "keydown"]) document.addEventListener(ev, unlock, { once: true, capture: true });
+}
+
 /** Play a short sound ("landing" or "turn"); false when it could not be played (muted, no
  *  audio, not yet allowed by the browser), true when it was started. Never throws. */
 export function play(kind) {
