@@ -9,6 +9,7 @@ import time
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from ringside.web.hub import Room
     from ringside.web.lobby import Settings
 
 
@@ -53,11 +54,11 @@ class LiveServer:
             time.sleep(0.02)
         return self
 
-    def new_room(self, spec: dict):
+    def new_room(self, spec: dict) -> Room:
         from ringside.web import lobby as LB
         return self.rooms.add(LB.make_room(self.settings, spec))
 
-    def url(self, room, token: str | None = None) -> str:
+    def url(self, room: Room, token: str | None = None) -> str:
         return "%s/table/%s?t=%s" % (self.base, room.rid, token or room.tokens.table)
 
     def stop(self) -> None:
