@@ -1173,9 +1173,7 @@ class Tracker:
         since) are of it; others are strays that must not pull the track (its gate is wide
         open by then) out of the arc."""
         self._blind_arc(wrap(self.seen))
-        lo = self.arc_lo
-        hi = self.arc_hi
-        if lo < 0:
+        if self.arc_lo < 0:
             return True
         if self._at_arc(ang):
             return True
