@@ -43,7 +43,7 @@ FAULT_TEXT = {"silent": "stopped answering", "hardware": "reports a hardware fai
               "noisy": "reads too noisily to be believed"}
 
 
-def id_list(value) -> list[str]:
+def id_list(value: object) -> list[str]:
     """A comma-separated list of names (cands=3,17; ids=3,5; '-' for none) -> the names."""
     v = str(value if value is not None else "")
     return [x for x in v.split(",") if x and x != "-"]
