@@ -149,7 +149,9 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
             continue
         a, b, res = _fit(pts)
         if not 0.5 <= a <= 2.0:
-            log("  sensor %d: fit is implausible (scale %.3f) - left uncalibrated" % (i, 1 / a))
+            # a stuck sensor reads one range wherever the marble is: slope 0, no scale at all
+            why = "its readings do not follow the marble (stuck?)" if abs(a) < 1e-6 else "scale %.3f" % (1 / a)
+            log("  sensor %d: fit is implausible (%s) - left uncalibrated" % (i, why))
             continue
         fit = SensorFit(i, len(pts), round(b, 2), round(1 / a, 4), round(res, 2))
         result.fits.append(fit)

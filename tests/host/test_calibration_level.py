@@ -40,3 +40,16 @@ def test_a_level_ring_is_calibrated_at_every_space_under_the_physical_model():
     res = calibrate(SimTable(b), b.ring_dict, log=lambda *a: None)
     assert res.rolled == 0, res.skipped
     assert len(res.fits) == 12
+
+
+def test_a_sensor_stuck_from_the_start_is_left_uncalibrated_and_the_rest_are_fitted():
+    # a stuck sensor reads one range wherever the marble is: calibration once divided by its
+    # zero slope (ZeroDivisionError, a traceback at `ringside calibrate`)
+    b = SimBoard(seed=1, sensor_model="physical", faults={4: "stuck"})
+    b.place(90.0)
+    b.advance(1000)
+    said = []
+    res = calibrate(SimTable(b), b.ring_dict, log=said.append)
+    assert 4 not in [f.sensor for f in res.fits]
+    assert len(res.fits) >= 9
+    assert any("sensor 4" in line and "uncalibrated" in line for line in said), said
