@@ -336,6 +336,7 @@ class Table:
         self._corrections: list[dict] = []   # corrected landings not yet taken (fields)
         self.corrections = 0                 # landings replaced because the marble moved on
         self._from_board = None              # the last ring result the board gave (an action)
+        self.on_result = None                # on_result(kind, fields, action): a board's result, the moment it is read
         self._board_entry = None             # (log index, action) where the game played it
         side = game.capabilities.ring_side   # games off the ring (Doubles) have none
         if side and port is not None:
@@ -661,6 +662,8 @@ class Table:
                     try:
                         a = frame_action(self.game.side, kind, fields)
                         self._from_board = a
+                        if self.on_result is not None:
+                            self.on_result(kind, fields, a)
                         return a
                     except ValueError as e:
                         self.ignored += 1

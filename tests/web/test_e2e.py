@@ -121,6 +121,35 @@ def test_a_whole_darts_game_through_the_page_against_the_computer(live, new_page
     assert pg.errors == []
 
 
+def test_the_page_shows_where_the_marble_stopped_before_the_table_scores_it(live, new_page):
+    """The board's `landed` is drawn at once: the marble at rest on its space, the space
+    marked, the words in the status line, while the table still waits to see that the marble
+    stays (1.5 s of ring time, 0.75 s at speed 2); then the table that scores it."""
+    srv = live(speed=2.0)
+    room = srv.new_room({"game": "darts", "players": [{"name": "Ann"}, {"name": "Bob"}], "ring": "sim", "seed": 5})
+    pg = new_page()
+    open_table(pg, srv.url(room))
+    pg.wait_for_selector("[data-action='flick']")
+    before = seq(pg)
+    pg.locator("#deg").fill("60")
+    pg.locator("[data-action='flick']").click()
+    pg.wait_for_selector("body[data-landed]", state="attached", timeout=20000)
+    told = [m for m in pg.evaluate("window.ringside.messages") if m["type"] == "landed"]
+    assert len(told) == 1
+    t = told[0]
+    scored = [m for m in pg.evaluate("window.ringside.messages") if m["type"] == "state" and m["seq"] > before + 1]
+    assert not scored, "the landing is on the screen before the table that scores it"
+    assert pg.inner_text("#status") == t["text"]
+    if t["space"] is not None:
+        assert pg.get_attribute(".rs-space.rs-landed", "data-space") == t["space"]
+        assert pg.get_attribute(".rs-marble", "data-marble-space") == t["space"]
+        assert abs(float(pg.get_attribute(".rs-marble", "data-deg")) - t["deg"]) < 0.1
+        assert pg.text_content(".rs-ring-centre") == t["label"]
+    wait_seq_after(pg, before + 1)
+    assert any(t["text"].split(" on ")[-1] in ln["text"] for ln in state(pg)["log"]) or t["space"] is None
+    assert pg.errors == []
+
+
 def test_a_doubles_turn_lost_to_the_countdown(live, new_page):
     srv = live(speed=5.0)          # the board's 20 s run in 4 s of the wall's
     room = srv.new_room({"game": "doubles", "players": [{"name": "Ann"}, {"name": "Cy", "plays": "random"}],

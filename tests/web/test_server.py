@@ -105,6 +105,8 @@ def test_a_darts_game_over_the_websocket_with_seq_on_every_update(make_client):
             if x["type"] == "marble":
                 marble = True
                 continue
+            if x["type"] == "landed":       # the board's result, told at once (the next test)
+                continue
             assert x["type"] == "state", x
             seqs.append(x["seq"])
             if x["flick"] is not None and len(x["log"]) > 3:
@@ -112,6 +114,42 @@ def test_a_darts_game_over_the_websocket_with_seq_on_every_update(make_client):
         assert marble
         assert seqs == list(range(seqs[0], seqs[0] + len(seqs))), seqs     # every update, in order
         assert any("Cy flicks" in ln["text"] for ln in x["log"])
+
+
+def test_the_boards_landing_is_told_at_once_then_the_table_that_scores_it(make_client):
+    """The page shows where the marble stopped the moment the board says so (a small
+    `landed` message), before the table that plays it; the two agree, and each landing is
+    told once, numbered in order."""
+    c = make_client()
+    room = new_room(c)
+    with c.websocket_connect("%s/ws/%s" % (WS, room["room"])) as ws:
+        m = recv(ws, until=lambda m: m["flick"] is not None)
+        ws.send_text(json.dumps({"op": "flick", "seq": m["seq"], "dir": m["flick"]["directions"][0], "deg": 90}))
+        told, rolled = [], False
+        seen = m["log"][-1]["n"] if m["log"] else 0
+        while len(told) < 2:                          # mine, then the computer's
+            x = json.loads(ws.receive_text())
+            if x["type"] == "marble":
+                rolled = True
+                assert not told or len(told) == 1, "the marble rolls before its landing is told"
+            elif x["type"] == "landed":
+                assert rolled, "a landing is told after the marble rolled"
+                told.append(x)
+                rolled = False
+                # the next table scores this very landing
+                st = recv(ws, until=lambda s: s["busy"] is None)
+                assert st["seq"] > x["seq"]
+                if x["space"] is None:
+                    assert x["text"] == "the marble left the ring"
+                else:
+                    assert x["text"].startswith("the marble stopped on ")
+                    assert 0 <= x["deg"] < 360
+                    # the table played what was told: its newest lines name that space
+                    said = [ln["text"] for ln in st["log"] if ln["n"] > seen]
+                    assert any(("on %s" % x["label"]) in t for t in said), (x, said)
+                seen = st["log"][-1]["n"] if st["log"] else 0
+        assert [t["n"] for t in told] == [told[0]["n"], told[0]["n"] + 1]
+        assert told[0]["seat"] == 0 and told[1]["seat"] == 1
 
 
 def test_a_stale_move_is_refused_and_the_page_catches_up(make_client):

@@ -1,8 +1,12 @@
 """`ringside bench page`: the table page measured in Debian's chromium through Playwright.
 
     landed_to_shown_ms_*   from the moment the host read the simulated board's `landed` (or
-                           `off_ring`) frame to the moment each page had the table that shows
-                           it drawn (the page's own clock, on this machine's wall clock)
+                           `off_ring`) frame to the frame in which each page shows it: the marble
+                           at rest on its space, the space marked, the words in the status line
+                           (the `landed` message; the page's own clock, on this wall clock)
+    landed_to_scored_ms_*  the same to the frame that draws the whole table that scores it (a
+                           simulated flick first waits CONFIRM_MS of ring time, CONFIRM_MS/speed
+                           of wall time, to see that the marble stays)
     first_load_ms          a fresh browser context opening a table: navigation start to the
                            table drawn (the page's performance marks); load_ms_p50 over --loads
     viewers                browsers watching one game (two computer players flicking on the
@@ -76,13 +80,18 @@ def run(viewers: int = 8, landings: int = 20, loads: int = 5, seed: int = 1, spe
                     pages.append(pg)
                 for pg in pages:
                     pg.wait_for_selector("body[data-seq]", state="attached", timeout=30000)
+                # landings the board gave before every viewer had its table are not timed
+                t_all = time.time() * 1000.0
+                all_in = sum(1 for x in list(room.landings) if x[0] <= t_all)
                 end = time.monotonic() + timeout_s
-                while len(room.landings) < landings and not room.game.over and time.monotonic() < end:
+                while len(room.landings) < all_in + landings and not room.game.over and time.monotonic() < end:
                     time.sleep(0.2)
                 target = room.seq
                 for pg in pages:       # every viewer has caught up with the last update
                     pg.wait_for_function("(s) => Number(document.body.dataset.seq) >= s", arg=target, timeout=30000)
                 shown = [pg.evaluate("window.ringside.shown") for pg in pages]
+                landed = [pg.evaluate("window.ringside.landed") for pg in pages]
+                landed_rx = [pg.evaluate("window.ringside.landed_received") for pg in pages]
                 received = [pg.evaluate("window.ringside.received") for pg in pages]
                 render_ms = [x for pg in pages for x in pg.evaluate("window.ringside.render_ms")]
                 marks = [pg.evaluate("window.ringside.messages.filter((m) => m.type === 'state').map((m) => m.seq)")
@@ -91,21 +100,35 @@ def run(viewers: int = 8, landings: int = 20, loads: int = 5, seed: int = 1, spe
                     c.close()
             finally:
                 b.close()
-        lat, recv = [], []
-        for at, seq in list(room.landings):
-            for sh, rc in zip(shown, received, strict=True):
+        lat, table, recv, lrx = [], [], [], []
+        missing = 0
+        for at, seq, n in [x for x in list(room.landings) if x[0] > t_all]:
+            for sh, rc, ld, lr in zip(shown, received, landed, landed_rx, strict=True):
+                q = next((t for s, t in lr if s == n), None)
+                if q is not None:
+                    lrx.append(q - at)
                 t = next((t for s, t in sh if s == seq), None)
                 r = next((t for s, t in rc if s == seq), None)
+                k = next((t for s, t in ld if s == n), None)
+                if k is not None:
+                    lat.append(k - at)
+                else:
+                    missing += 1
                 if t is not None:
-                    lat.append(t - at)
+                    table.append(t - at)
                 if r is not None:
                     recv.append(r - at)
         in_order = all(m == list(range(m[0], m[0] + len(m))) and m[-1] >= target for m in marks if m)
-        out.update({"landings": len(room.landings), "updates": target,
+        # the `landed` messages too: each viewer got every one from its first on, once, in order
+        ns = [[n for n, _ in ld] for ld in landed]
+        in_order = in_order and all(v == list(range(v[0], v[0] + len(v))) for v in ns if v)
+        out.update({"landings": len(room.landings) - all_in, "updates": target,
                     "landed_to_shown_ms_p50": _pct(lat, 0.5), "landed_to_shown_ms_p95": _pct(lat, 0.95),
-                    "landed_to_shown_ms_max": _pct(lat, 1.0), "samples": len(lat),
+                    "landed_to_shown_ms_max": _pct(lat, 1.0), "samples": len(lat), "landings_not_shown": missing,
+                    "landed_to_scored_ms_p50": _pct(table, 0.5), "landed_to_scored_ms_p95": _pct(table, 0.95),
                     "render_ms_p50": _pct(render_ms, 0.5), "render_ms_p95": _pct(render_ms, 0.95),
-                    "landed_to_received_ms_p50": _pct(recv, 0.5), "landed_to_received_ms_p95": _pct(recv, 0.95),
+                    "landed_to_received_ms_p50": _pct(lrx, 0.5), "landed_to_received_ms_p95": _pct(lrx, 0.95),
+                    "scored_received_ms_p50": _pct(recv, 0.5), "scored_received_ms_p95": _pct(recv, 0.95),
                     "viewers_in_order": bool(marks) and in_order and all(marks),
                     "targets": {"landed_to_shown_ms_p95": 100, "first_load_ms": 1000}})
         try:

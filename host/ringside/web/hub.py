@@ -134,6 +134,8 @@ class Room:
                 self.bots[s] = B.make(game, lv, seed=self.rng.randrange(2 ** 31))
         if isinstance(port, PacedSimPort):
             port.on_move = self._marble
+        self.table.on_result = self._result
+        self.results = 0                  # board results told to the screens (each `landed` message's n)
         self.seq = 0
         self.screens: list[Screen] = []
         self._cache: dict = {}            # viewer key -> the state text at self.seq
@@ -146,7 +148,8 @@ class Room:
         self._ambiguous = None            # (log index of the landing, [space, other])
         self._pulse = False               # something just happened (the LED mirror pulses)
         self.busy = None                  # "Cy is thinking" while the computer plays
-        self.landings: list = []          # (wall ms the board's result was read, the seq that shows it)
+        self.landings: list = []          # (wall ms the board's result was read, the seq of the table that
+                                          # scores it, the n of the `landed` message that showed it first)
         self.errors = 0
         if save_path is not None:
             self.table.save()
@@ -434,9 +437,10 @@ class Room:
             self._publish()
             return
         at = getattr(port, "result_at", None)
+        n = self.results
         self._apply(seat, a)
         if at is not None:
-            self.landings.append((at * 1000.0, self.seq))
+            self.landings.append((at * 1000.0, self.seq, n))
             del self.landings[:-1000]
 
     def _tick(self):
@@ -518,6 +522,37 @@ class Room:
         self.line_no += 1
         self.lines.append({"n": self.line_no, "text": text})
         del self.lines[:-LOG_KEEP]
+
+    def _result(self, kind: str, fields: dict, action: dict) -> None:
+        """The board's result, told to every screen the moment it is read: the marble at rest
+        where the board says, before the table has played it (a simulated flick first waits
+        to see that the marble stays; a game's scoring follows in the next state). Public:
+        where the marble lies is seen by everyone at the table."""
+        self.results += 1
+        g = self.game
+        req = g.flick_request()
+        deg = None
+        if kind == "landed":
+            sid = str(action["space"])
+            label = g.side.labels.get(sid, sid) if g.side is not None else sid
+            ang = fields.get("ang")
+            if isinstance(ang, int) and not isinstance(ang, bool):
+                deg = (ang / 100.0) % 360.0
+            elif g.side is not None and sid in g.side:
+                deg = g.side.centre(sid)
+            text = "the marble stopped on %s" % label
+            alt = action.get("alt")
+            if alt is not None:
+                text += " (or %s: the board is not sure)" % g.side.labels.get(str(alt), alt)
+        else:
+            sid, label = None, None
+            text = "the marble left the ring"
+        msg = json.dumps({"type": "landed", "seq": self.seq, "n": self.results, "space": sid, "label": label,
+                          "deg": deg, "text": text, "seat": req["seat"] if req else None})
+        with self._lock:
+            screens = list(self.screens)
+        for s in screens:
+            s.push(msg)
 
     def _marble(self, deg):
         msg = json.dumps({"type": "marble", "seq": self.seq, "deg": deg})

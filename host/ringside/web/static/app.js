@@ -21,7 +21,7 @@ let rolling = false;       // the marble is moving (live positions arrive)
 const MENU_MAX = 24;
 
 // for tests and scripts: every message this page received, and a way to send one
-window.ringside = { messages: [], shown: [], received: [], render_ms: [], state: () => state, send: (m) => send(m, true) };
+window.ringside = { messages: [], shown: [], received: [], landed: [], landed_received: [], render_ms: [], state: () => state, send: (m) => send(m, true) };
 function mark(name) { try { performance.mark(name); } catch (e) { /* marks are for measuring only */ } }
 
 function query(extra) {
@@ -145,11 +145,35 @@ function receive(msg) {
     rolling = true;
     marbleAt = msg.deg;
     askFrame();
+  } else if (msg.type === "landed") {
+    window.ringside.landed_received.push([msg.n, performance.timeOrigin + performance.now()]);
+    showLanding(msg);
   } else if (msg.type === "refused") {
     banner(msg.text, "refused");
   } else if (msg.type === "error") {
     banner(msg.text, "error");
   }
+}
+
+// The board's result, shown the moment it arrives, not at the next frame's full table: the
+// marble at rest on its space, the space marked, the words in the status line. The table that
+// scores it follows (a simulated flick first waits to see that the marble stays).
+function showLanding(msg) {
+  marbleAt = undefined;
+  if (state) R.showLanding($("picture"), msg.deg, msg.space, msg.label);
+  drawnKey = null;               // the next table draws the picture again, whatever it is
+  $("status").textContent = msg.text;
+  document.body.dataset.landed = String(msg.n);
+  if (rolling) { rolling = false; sound.play("landing"); }
+  let done = false;
+  const at = () => {
+    if (done) return;
+    done = true;
+    window.ringside.landed.push([msg.n, performance.timeOrigin + performance.now()]);
+    if (window.ringside.landed.length > 5000) window.ringside.landed.splice(0, 1000);
+  };
+  requestAnimationFrame(at);     // the frame that paints it
+  setTimeout(at, 100);           // a page the browser does not paint
 }
 
 function sounds(prev, now) {
@@ -188,8 +212,14 @@ function placeOpts() {
   return { places, highlight: null, choices: null };
 }
 
+let drawnKey = null;       // what the picture on the screen was drawn from
 function drawPicture() {
   const o = placeOpts();
+  // a table whose picture has not changed (the controls or the status did) is not drawn again:
+  // with many screens on one machine, or a slow phone, every frame spared counts
+  const key = JSON.stringify([state.picture, o.places, o.highlight, o.choices]);
+  if (key === drawnKey) return;
+  drawnKey = key;
   R.renderPicture($("picture"), state.picture, { places: o.places, onPlace: onPlace, highlight: o.highlight, choices: o.choices });
 }
 
@@ -296,8 +326,15 @@ function drawHappened(lines) {
   const ol = $("happened");
   const last = lines.length ? lines[lines.length - 1].n : 0;
   if (last === shownLines) return;
+  const li = (l) => el("li", { "data-n": String(l.n), text: l.text });
+  const fresh = lines.filter((l) => l.n > shownLines);
+  if (shownLines < 0 || !lines.length || fresh.length === lines.length || last < shownLines) {
+    ol.replaceChildren(...lines.map(li));     // the first table, or another game's lines
+  } else {
+    ol.append(...fresh.map(li));              // only what is new: the list is not built again
+    while (ol.children.length > lines.length) ol.firstElementChild.remove();
+  }
   shownLines = last;
-  ol.replaceChildren(...lines.map((l) => el("li", { "data-n": String(l.n), text: l.text })));
   ol.scrollTop = ol.scrollHeight;
 }
 

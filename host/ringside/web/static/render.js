@@ -376,14 +376,15 @@ function animateMarble(st, info) {
   if (Math.abs(delta) < 0.01) delta = 0;
   st.marbles[info.key] = to;
   st.current[info.key] = from;
-  if (!delta) {
+  // live positions come ten times a second: each is drawn as it comes, not eased over frames,
+  // so a screen among many (or a slow phone) spends one paint per report, not sixty a second
+  if (!delta || info.live) {
     placeMarble(info.node, to);
     st.current[info.key] = to;
     return;
   }
-  // a new picture glides the marble over up to 0.9 s; live positions (setMarble) only bridge
-  // the time between two reports of the board
-  const ms = info.live ? Math.max(40, Math.min(200, Math.abs(delta) * 2)) : Math.max(150, Math.min(900, Math.abs(delta) * 4));
+  // a new picture glides the marble over up to 0.9 s
+  const ms = Math.max(150, Math.min(900, Math.abs(delta) * 4));
   const t0 = performance.now();
   placeMarble(info.node, from);
   const stepFn = (now) => {
@@ -398,7 +399,7 @@ function animateMarble(st, info) {
   st.raf[info.key] = requestAnimationFrame(stepFn);
 }
 
-/** Move the marble of the ring already drawn in root (the board's live events), eased. */
+/** Move the marble of the ring already drawn in root (the board's live events), at once. */
 export function setMarble(root, deg, space) {
   const st = state.get(root);
   if (!st) return;
@@ -408,6 +409,31 @@ export function setMarble(root, deg, space) {
   if (st.raf[key]) cancelAnimationFrame(st.raf[key]);
   if (space !== undefined) node.setAttribute("data-marble-space", space ?? "");
   animateMarble(st, { key, node, from: st.current[key] ?? st.marbles[key] ?? deg, to: Number(deg), live: true });
+}
+
+/** The board's result the moment it is read (before the next table comes): the marble put at
+ *  rest at deg at once, no glide, its space marked, the ring's centre naming it. A result with
+ *  no space (it left the ring) clears the mark. Returns whether a ring was there to show it. */
+export function showLanding(root, deg, space, label) {
+  const ring = root.querySelector(".rs-ring");
+  if (!ring) return false;
+  const st = state.get(root);
+  const node = ring.querySelector(".rs-marble");
+  if (node && st && deg !== null && deg !== undefined && isFinite(Number(deg))) {
+    if (st.raf.ring0) { cancelAnimationFrame(st.raf.ring0); delete st.raf.ring0; }
+    placeMarble(node, Number(deg));
+    st.marbles.ring0 = Number(deg);
+    st.current.ring0 = Number(deg);
+    node.setAttribute("data-marble-space", space ?? "");
+  }
+  for (const g of ring.querySelectorAll(".rs-landed")) g.classList.remove("rs-landed");
+  if (space !== null && space !== undefined) {
+    const g = ring.querySelector(`.rs-space[data-space="${CSS.escape(String(space))}"]`);
+    if (g) g.classList.add("rs-landed");
+  }
+  const centre = ring.querySelector(".rs-ring-centre");
+  if (centre) centre.textContent = space === null || space === undefined ? "off the ring" : String(label ?? space);
+  return true;
 }
 
 // ----- grids ----------------------------------------------------------------------------------
