@@ -150,6 +150,54 @@ def test_the_page_shows_where_the_marble_stopped_before_the_table_scores_it(live
     assert pg.errors == []
 
 
+def test_a_flick_drawn_round_the_ring_with_the_pointer(live, new_page):
+    """Press on the marble, draw it round the ring, let go: the page flicks in the direction
+    drawn with the strength drawn (the arc shows it while drawing), as the slider would. A
+    drag the wrong way round is refused on the page with the reason, and sends nothing."""
+    import math
+    srv = live(speed=20.0)
+    # Wild West: clockwise only, so a drag the wrong way round is tried too
+    room = srv.new_room({"game": "wildwest", "players": [{"name": "Ann"}, {"name": "Bob"}], "ring": "sim", "seed": 5})
+    pg = new_page()
+    sent = []
+    pg.on("websocket", lambda ws: ws.on("framesent", lambda f: sent.append(json.loads(f))))
+    open_table(pg, srv.url(room))
+    pg.wait_for_selector("[data-action='flick']")
+    f = state(pg)["flick"]
+    assert f["directions"] == ["cw"]
+
+    def draw(sign, steps):
+        box = pg.locator(".rs-ring").bounding_box()       # where the ring is now (a banner moves it)
+        cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+        mb = pg.locator(".rs-marble").bounding_box()
+        mx, my = mb["x"] + mb["width"] / 2, mb["y"] + mb["height"] / 2
+        r = math.hypot(mx - cx, my - cy)
+        a0 = math.degrees(math.atan2(-(my - cy), mx - cx))
+        pg.mouse.move(mx, my)
+        pg.mouse.down()
+        for k in range(1, steps + 1):          # 5 degrees a step
+            a = math.radians(a0 + sign * 5 * k)
+            pg.mouse.move(cx + r * math.cos(a), cy - r * math.sin(a))
+
+    draw(+1, 6)                                # anticlockwise: this flick goes clockwise only
+    pg.mouse.up()
+    assert "clockwise only" in pg.inner_text("#banner")
+    assert not [m for m in sent if m.get("op") == "flick"]
+    before = seq(pg)
+    assert f["max_deg"] > 45
+    draw(-1, 9)                                # 45 degrees clockwise
+    # the arc drawn (pointer moves reach the page with its next frame)
+    pg.wait_for_function("() => Math.abs(Number(document.querySelector('.rs-aim').dataset.delta) + 45) <= 1")
+    assert pg.locator("#dir-cw").is_checked() and abs(int(pg.input_value("#deg")) - 45) <= 1
+    pg.mouse.up()
+    wait_seq_after(pg, before)
+    flicks = [m for m in sent if m.get("op") == "flick"]
+    assert len(flicks) == 1 and flicks[0]["dir"] == "cw" and abs(flicks[0]["deg"] - 45) <= 1, flicks
+    assert pg.locator(".rs-aim").count() == 0
+    pg.wait_for_function("() => window.ringside.messages.some((m) => m.type === 'landed')", timeout=20000)
+    assert pg.errors == []
+
+
 def test_a_doubles_turn_lost_to_the_countdown(live, new_page):
     srv = live(speed=5.0)          # the board's 20 s run in 4 s of the wall's
     room = srv.new_room({"game": "doubles", "players": [{"name": "Ann"}, {"name": "Cy", "plays": "random"}],

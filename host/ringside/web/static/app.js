@@ -194,6 +194,8 @@ function render() {
   $("you").textContent = s.you.role === "seat" ? `${s.you.name}'s screen (seat ${s.you.seat + 1})` : "the table's screen";
   $("status").textContent = s.busy ? s.busy + "..." : "";
   drawPicture();
+  const ring = $("picture").querySelector(".rs-ring");
+  if (ring) ring.classList.toggle("rs-can-drag", Boolean(s.flick));
   drawControls();
   const t = s.timer ? Object.assign({}, s.timer, { deadline_ms: s.timer.deadline_ms + clockOffset }) : null;
   R.renderTimer($("timer"), t);
@@ -303,7 +305,8 @@ function flickControls(f) {
   const wrap = el("div", { class: "flick", id: "flick" });
   const start = f.from;
   const aim = f.target_travel ? 360 : Math.min(f.max_deg, Math.max(20, Math.round((f.min_steps + 1) * f.space_deg)));
-  wrap.append(el("p", { class: "ask", text: `Flick from ${start}: ` + (f.target_travel ? "try to go exactly once round (360)." : f.min_steps ? `at least ${f.min_steps} spaces (one is ${f.space_deg} degrees).` : "") }));
+  wrap.append(el("p", { class: "ask", text: `Flick from ${start}: ` + (f.target_travel ? "try to go exactly once round (360)." : f.min_steps ? `at least ${f.min_steps} spaces (one is ${f.space_deg} degrees).` : "") }),
+    el("p", { class: "hint", text: "Draw the marble round the ring as far as you aim and let go, or set the strength here:" }));
   const dirs = el("div", { class: "dirs" });
   for (const d of f.directions) {
     const id = "dir-" + d;
@@ -385,6 +388,69 @@ async function loadSide() {
     }));
     $("links-box").hidden = false;
   } catch (e) { /* no links: this screen plays on */ }
+}
+
+// ----- a flick dragged on the ring: press on the marble, draw it round the ring as far as you
+// aim (the arc shows it), let go to flick; the direction and the strength follow the drag -----
+const GRAB_DEG = 12;       // a press this near the marble (degrees round the ring) takes it
+let drag = null;           // {id, from, last, total}
+let swallowClick = false;  // the click that ends a drag is not a click on a space
+
+function wrap180(d) { return ((d % 360) + 540) % 360 - 180; }
+
+function dragStart(ev) {
+  const f = state && state.flick;
+  if (!f || ev.button > 0 || drag) return;
+  const root = $("picture");
+  const at = R.ringAngle(root, ev.clientX, ev.clientY), m = R.marbleDeg(root);
+  if (at === null || m === null || Math.abs(wrap180(at - m)) > GRAB_DEG) return;
+  drag = { id: ev.pointerId, from: m, last: at, total: 0 };
+  try { root.setPointerCapture(ev.pointerId); } catch (e) { /* the drag works without capture */ }
+  ev.preventDefault();
+}
+
+function dragMove(ev) {
+  if (!drag || ev.pointerId !== drag.id || !state || !state.flick) return;
+  const at = R.ringAngle($("picture"), ev.clientX, ev.clientY);
+  if (at === null) return;
+  drag.total += wrap180(at - drag.last);
+  drag.last = at;
+  const f = state.flick;
+  const aim = Math.max(-f.max_deg, Math.min(f.max_deg, drag.total));
+  R.showAim($("picture"), drag.from, aim);
+  const radio = document.getElementById("dir-" + (aim >= 0 ? "ccw" : "cw"));
+  if (radio) radio.checked = true;
+  const slider = $("deg");
+  if (slider) { slider.value = String(Math.max(1, Math.round(Math.abs(aim)))); $("deg-out").textContent = slider.value; }
+}
+
+function dragEnd(ev) {
+  if (!drag || ev.pointerId !== drag.id) return;
+  const d = drag;
+  drag = null;
+  R.showAim($("picture"), null, null);
+  swallowClick = true;
+  setTimeout(() => { swallowClick = false; }, 0);
+  const f = state && state.flick;
+  if (!f || ev.type === "pointercancel") return;
+  const deg = Math.min(f.max_deg, Math.round(Math.abs(d.total)));
+  if (deg < 1) return;                    // a tap on the marble: no flick
+  const dir = d.total >= 0 ? "ccw" : "cw";
+  if (!f.directions.includes(dir)) {
+    banner(`this flick goes ${f.directions.map((x) => (x === "cw" ? "clockwise" : "anticlockwise")).join(" or ")} only: draw the marble that way`, "error");
+    return;
+  }
+  banner(null);
+  send({ op: "flick", dir, deg });
+}
+
+{
+  const root = $("picture");
+  root.addEventListener("pointerdown", dragStart);
+  root.addEventListener("pointermove", dragMove);
+  root.addEventListener("pointerup", dragEnd);
+  root.addEventListener("pointercancel", dragEnd);
+  root.addEventListener("click", (ev) => { if (swallowClick) { ev.stopPropagation(); ev.preventDefault(); } }, true);
 }
 
 $("sound-on").checked = sound.isEnabled();

@@ -6,6 +6,8 @@
 //   renderLeds(root, pixels, ring)      the LED ring's mirror; ring = {offset_deg, clockwise}
 //   renderTimer(root, timer)            a ring that empties until timer.deadline_ms; null stops it
 //   setMarble(root, deg, space)         move the marble of an already drawn ring (live events)
+//   showLanding(root, deg, space, label) the board's result at once: marble at rest, space marked
+//   ringAngle(root, x, y) / marbleDeg(root) / showAim(root, from, delta)   a flick dragged on the ring
 
 const SVGNS = "http://www.w3.org/2000/svg";
 
@@ -434,6 +436,44 @@ export function showLanding(root, deg, space, label) {
   const centre = ring.querySelector(".rs-ring-centre");
   if (centre) centre.textContent = space === null || space === undefined ? "off the ring" : String(label ?? space);
   return true;
+}
+
+/** The angle (degrees, anticlockwise from 3 o'clock, as the ring is drawn) of the page point
+ *  (x, y) about the centre of the ring drawn in root; null when there is no ring. */
+export function ringAngle(root, x, y) {
+  const ring = root.querySelector(".rs-ring");
+  if (!ring) return null;
+  const r = ring.getBoundingClientRect();
+  return Math.atan2(-(y - (r.top + r.height / 2)), x - (r.left + r.width / 2)) * 180 / Math.PI;
+}
+
+/** Where the marble of the ring in root is drawn (degrees), or null. */
+export function marbleDeg(root) {
+  const m = root.querySelector(".rs-ring .rs-marble");
+  return m && m.hasAttribute("data-deg") ? Number(m.getAttribute("data-deg")) : null;
+}
+
+/** A flick being aimed by a drag: an arc from `from` over `delta` degrees (+ anticlockwise)
+ *  along the marble's track, with the number of degrees at its end; delta null removes it. */
+export function showAim(root, from, delta) {
+  const ring = root.querySelector(".rs-ring");
+  if (!ring) return;
+  let g = ring.querySelector(".rs-aim");
+  if (delta === null || delta === undefined || from === null) { if (g) g.remove(); return; }
+  if (!g) {
+    g = svg("g", { class: "rs-aim", "pointer-events": "none" },
+      svg("path", { class: "rs-aim-arc" }), svg("text", { class: "rs-aim-deg", "text-anchor": "middle", "dominant-baseline": "central" }));
+    ring.append(g);
+  }
+  const w = Math.min(359.9, Math.abs(delta));
+  const a = delta >= 0 ? from : from - w;            // arcs are drawn anticlockwise from a
+  const [x0, y0] = px(RING.marble, a), [x1, y1] = px(RING.marble, a + w);
+  g.firstChild.setAttribute("d", `M ${fmt(x0)} ${fmt(y0)} A ${RING.marble} ${RING.marble} 0 ${w > 180 ? 1 : 0} 0 ${fmt(x1)} ${fmt(y1)}`);
+  const [tx, ty] = px(RING.marble - 34, from + delta);
+  g.lastChild.setAttribute("x", fmt(tx));
+  g.lastChild.setAttribute("y", fmt(ty));
+  g.lastChild.textContent = `${Math.round(Math.abs(delta))}°`;
+  g.dataset.delta = String(Math.round(delta));
 }
 
 // ----- grids ----------------------------------------------------------------------------------
