@@ -148,6 +148,7 @@ class Room:
         self._ambiguous = None            # (log index of the landing, [space, other])
         self._pulse = False               # something just happened (the LED mirror pulses)
         self.busy = None                  # "Cy is thinking" while the computer plays
+        self.paused = False               # the computer and chance wait (a bench's viewers are still coming)
         self.landings: list = []          # (wall ms the board's result was read, the seq of the table that
                                           # scores it, the n of the `landed` message that showed it first)
         self.errors = 0
@@ -450,7 +451,7 @@ class Room:
         now = time.monotonic()
         self._keep_time()
         act = g.to_act()
-        if not act:
+        if not act or self.paused:
             return
         seat = act[0]
         if seat == CHANCE:
