@@ -453,6 +453,8 @@ function dragEnd(ev) {
   root.addEventListener("click", (ev) => { if (swallowClick) { ev.stopPropagation(); ev.preventDefault(); } }, true);
 }
 
+$("banner").addEventListener("click", () => banner(null));     // a message floats over the page: a click puts it away
+$("banner").title = "click to close";
 $("sound-on").checked = sound.isEnabled();
 $("sound-on").addEventListener("change", (e) => sound.setEnabled(e.target.checked));
 if (token) $("lobby-link").setAttribute("href", "/" + query());
