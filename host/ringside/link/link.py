@@ -216,6 +216,13 @@ class Link:
         return self._ser is not None and not self._handshaking and self._reader_alive
 
     @property
+    def hello(self) -> dict:
+        """The hello of the board in use (firmware, protocol, ring, `sensors` and `healthy`
+        counts, side, LEDs, uid): the last one accepted, refreshed by a reconnect, a board
+        reset or `status()`; {} before the first."""
+        return dict(self.board)
+
+    @property
     def restores(self) -> int:
         """How many times the scene has been sent again to a board (after a reconnect, a
         board that restarted, or a new board). What the board shows is then what `scene`

@@ -1,0 +1,274 @@
+"""The table page on a board over a serial port (the ring "board": `ringside serve --board
+[PORT]`, the lobby's "a board on a serial port"), tested against the simulated board on a
+real pty (ringside.sim.serve.SimServer): the host opens it with pyserial by its device path,
+exactly as it opens a Pico's /dev/ttyACM0, and the board speaks the same frames.
+
+A person's flick is made on the simulated marble itself (SimBoard.flick on the board's own
+thread, as a player flicks the real marble): the host never asks for it, it only reads the
+board's `landed` frame. USB auto-detection is tested with a faked
+serial.tools.list_ports.comports()."""
+from __future__ import annotations
+
+import io
+import json
+import random
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+from starlette.testclient import TestClient  # noqa: E402
+
+from ringside.ring import load_side  # noqa: E402
+from ringside.sim.physics import Flicker  # noqa: E402
+from ringside.sim.serve import SimServer  # noqa: E402
+from ringside.web import leds as L  # noqa: E402
+from ringside.web import lobby as LB  # noqa: E402
+from ringside.web.server import Config, create_app  # noqa: E402
+
+BASE = "http://127.0.0.1:8765"
+WS = "ws://127.0.0.1:8765"
+SPEED = 10.0            # the simulated board's clock against the wall's
+DARTS = load_side("darts")
+ANN_BOB = [{"name": "Ann", "plays": "human"}, {"name": "Bob", "plays": "human"}]
+
+
+class Board:
+    """The simulated board on a pty (linked at tmp/board, the link follows it across resets),
+    its marble resting on `at` before the host connects."""
+
+    def __init__(self, tmp_path: Path, at: str = "7", seed: int = 6):
+        self.srv = SimServer(seed=seed, speed=SPEED, out=io.StringIO(), link_path=str(tmp_path / "board"),
+                             sensor_model="ideal")
+        b = self.srv.board
+        b.place(DARTS.centre(at), lift_ms=0)
+        b.advance(1000)
+        self.srv.settle()
+        self.srv.start()
+
+    @property
+    def port(self) -> str:
+        return self.srv.port
+
+    def on_board(self, fn, timeout_s: float = 10.0):
+        """fn() on the board's own thread (the simulated board is not thread safe)."""
+        done = threading.Event()
+        out = []
+
+        def run():
+            out.append(fn())
+            done.set()
+        self.srv._later(run)
+        assert done.wait(timeout_s), "the simulated board did not run the action"
+        return out[0]
+
+    def flick(self, travel_deg: float, seed: int = 1) -> None:
+        """A player's flick aimed at travel_deg (+ = anticlockwise), on the marble itself."""
+        ring = self.srv.board.ring_dict
+        speed = Flicker(ring).flick_speed(random.Random(seed), travel_deg, 1.0)
+        self.on_board(lambda: self.srv.board.flick(speed))
+
+    def marble_space(self) -> str | None:
+        m = self.srv.board.marble
+        return DARTS.space_at(m.position_deg) if m.on_ring else None
+
+    def lit(self) -> dict:
+        """LED -> its colour as the board's firmware shows it ("rrggbb", dimmed by the cap)."""
+        frame = bytes(self.srv.board.pixels.frame)       # G R B per LED
+        return {i: "%02x%02x%02x" % (frame[3 * i + 1], frame[3 * i], frame[3 * i + 2])
+                for i in range(len(frame) // 3) if any(frame[3 * i:3 * i + 3])}
+
+    def stop(self):
+        self.srv.stop()
+
+
+@pytest.fixture
+def board(tmp_path):
+    made = []
+
+    def make(**kw):
+        b = Board(tmp_path, **kw)
+        made.append(b)
+        return b
+    yield make
+    for b in made:
+        b.stop()
+
+
+@pytest.fixture
+def client(tmp_path):
+    made = []
+
+    def make():
+        st = LB.Settings(save_dir=tmp_path / "saves", speed=1.0, bot_delay=0.0, calibrate=False)
+        app = create_app(Config(st, base=BASE))
+        c = TestClient(app, base_url=BASE)
+        c.__enter__()
+        made.append(c)
+        return c
+    yield make
+    for c in made:
+        c.__exit__(None, None, None)
+
+
+def board_room(c, port=None, players=ANN_BOB, seed=3):
+    spec = {"game": "darts", "players": players, "ring": "board", "seed": seed}
+    if port is not None:
+        spec["port"] = port
+    r = c.post("/api/rooms", json=spec)
+    assert r.status_code == 200, r.text
+    d = r.json()
+    return d, c.app.state.rooms.rooms[d["room"]]
+
+
+def wait(cond, timeout_s=30.0, what="it"):
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        got = cond()
+        if got:
+            return got
+        time.sleep(0.05)
+    raise AssertionError("%s did not happen within %.0f s" % (what, timeout_s))
+
+
+def state_at(ws, seq, timeout_s=20.0):
+    """The state message the page is sent at the room's seq (each change sends one)."""
+    end = time.monotonic() + timeout_s
+    while time.monotonic() < end:
+        m = json.loads(ws.receive_text())
+        if m.get("type") == "state" and m["seq"] >= seq:
+            return m
+    raise AssertionError("no state at seq %d" % seq)
+
+
+def test_a_board_room_takes_the_landing_of_the_flick_made_on_the_marble(board, client):
+    b = board()
+    c = client()
+    d, room = board_room(c, b.port)
+    assert d["mode"] == "board"
+    # the lobby reads the board's hello: its sensors, all working
+    h = d["health"]
+    assert h["link"] == "connected", h
+    assert h["sensors"] == "12 of 12 working", h
+    lobby = c.get("/api/lobby").json()
+    assert [r["health"]["sensors"] for r in lobby["rooms"]] == ["12 of 12 working"]
+    with c.websocket_connect("%s/ws/%s" % (WS, d["room"])) as ws:
+        first = json.loads(ws.receive_text())
+        assert first["type"] == "state" and first["mode"] == "board"
+        assert first["flick"] is None and first["sim"] is None       # the page cannot flick a real marble
+        labels = [m["label"] for m in first["moves"]]
+        assert "it left the ring" in labels and "it stopped on 7" in labels   # a click still works
+        # the host armed Ann's flick-off on the board (the board judges it)
+        wait(lambda: room._armed is not None, what="arming the flick")
+        assert room.game.flick_request()["seat"] == 0
+        b.flick(300.0)
+        wait(lambda: len(room.game.log) == 1, what="the board's landing reaching the room")
+        seat, a = room.game.log[0]
+        assert seat == 0 and a["type"] == "landed"
+        at_rest = b.marble_space()
+        assert a["space"] in (at_rest, a.get("alt")), (a, at_rest)
+        m = state_at(ws, room.seq)
+        assert m["landing"]["space"] == a["space"] and m["landing"]["seat"] == 0
+        assert any("Ann" in ln["text"] for ln in m["log"]), m["log"]
+        assert m["moves"] and {x["seat"] for x in m["moves"]} == {1}          # Bob's flick now
+    # the LED scene the table sent reached the board: the same LEDs lit as the page's mirror
+    wait(lambda: room._armed == (1, 1), what="arming Bob's flick")
+    time.sleep(3000 / 1000.0 / SPEED + 0.3)                                  # the landing's pulse is over
+    mirror = L.pixels(room.game)
+    lit_m = {i for i, col in enumerate(mirror) if col != "000000"}
+    lit_b = wait(lambda: b.lit() if set(b.lit()) == lit_m else None, 10, "the board lighting the mirror's LEDs")
+    assert lit_m and set(lit_b) == lit_m, (mirror, lit_b)
+    saved = json.loads((Path(c.app.state.cfg.settings.save_dir) / ("%s.json" % d["room"])).read_text())
+    assert saved["meta"]["board"] == "board" and len(saved["game"]["log"]) == 1
+
+
+def test_a_board_pulled_shows_lost_and_the_game_goes_on_where_it_was(board, client):
+    b = board()
+    c = client()
+    d, room = board_room(c, b.port)
+    rid = d["room"]
+    wait(lambda: room._armed is not None, what="arming the flick")
+    b.flick(300.0)
+    wait(lambda: len(room.game.log) == 1, what="Ann's landing")
+    ann = room.game.log[0]
+    wait(lambda: room._armed == (1, 1), what="arming Bob's flick")
+
+    def pull_and_carry():
+        # the board's USB goes away (a reset: the pty is gone, a new one comes after 2.5 s);
+        # while it is away Bob carries the marble back to 7 for his flick-off
+        b.srv.reset(2500)
+        b.srv.board.place(DARTS.centre("7"))
+        b.srv.board.advance(1500)
+    b.srv._later(pull_and_carry)
+    lost = wait(lambda: (lambda h: h if h["link"].startswith("lost") else None)(
+        c.get("/api/rooms/%s" % rid).json()["health"]), 10, what="the lobby showing the link lost")
+    assert "waits for the board" in lost["link"]
+    assert [r["health"]["link"] for r in c.get("/api/lobby").json()["rooms"]][0].startswith("lost")
+    wait(lambda: c.get("/api/rooms/%s" % rid).json()["health"]["link"] == "connected", 20,
+         what="the link coming back")
+    assert c.get("/api/rooms/%s" % rid).json()["health"]["sensors"] == "12 of 12 working"
+    assert room.game.log == [ann]                      # nothing lost, nothing added
+    time.sleep(0.5)
+    with c.websocket_connect("%s/ws/%s" % (WS, rid)) as ws:
+        m = json.loads(ws.receive_text())
+        assert m["landing"]["space"] == ann[1]["space"] and {x["seat"] for x in m["moves"]} == {1}
+        # the flick the link restored on the board is Bob's: his landing is taken
+        b.flick(-300.0, seed=2)
+        wait(lambda: len(room.game.log) == 2, what="Bob's landing after the board came back")
+        assert room.game.log[0] == ann
+        seat, a = room.game.log[1]
+        assert seat == 1 and a["type"] == "landed" and a["space"] in (b.marble_space(), a.get("alt"))
+        m = state_at(ws, room.seq)
+        texts = [ln["text"] for ln in m["log"]]
+        assert any("disconnected" in t for t in texts) and any("the board is back" in t for t in texts), texts
+    assert room.table.port.link.stats["reconnects"] >= 1
+    saved = json.loads((Path(c.app.state.cfg.settings.save_dir) / ("%s.json" % rid)).read_text())
+    assert len(saved["game"]["log"]) == 2
+
+
+class FakePort:
+    def __init__(self, device, vid, serial_number=None, description=""):
+        self.device = device
+        self.vid = vid
+        self.serial_number = serial_number
+        self.description = description
+
+
+def test_find_picos_keeps_the_raspberry_pi_vendor_id_only_sorted():
+    from ringside.link.ports import PICO_VID, find_picos
+    ports = [FakePort("/dev/ttyACM1", PICO_VID, "E66B", "Board in FS mode"), FakePort("/dev/ttyUSB0", 0x0403),
+             FakePort("/dev/ttyS0", None), FakePort("/dev/ttyACM0", PICO_VID, "E66A", "Pico")]
+    found = find_picos(lambda: ports)
+    assert [p.device for p in found] == ["/dev/ttyACM0", "/dev/ttyACM1"]
+    assert found[0].serial_number == "E66A" and found[1].description == "Board in FS mode"
+
+
+def test_a_board_room_without_a_port_finds_the_pico_by_its_usb_id(board, client, monkeypatch):
+    from serial.tools import list_ports
+    from ringside.link.ports import PICO_VID
+    b = board()
+    fake = [FakePort("/dev/ttyUSB7", 0x0403, "FT1", "an FTDI cable"),
+            FakePort(b.port, PICO_VID, "E6614103E7452D2F", "Board in FS mode")]
+    monkeypatch.setattr(list_ports, "comports", lambda *a, **k: list(fake))
+    c = client()
+    lobby = c.get("/api/lobby").json()
+    assert lobby["boards"] == [{"device": b.port, "description": "Board in FS mode", "serial": "E6614103E7452D2F"}]
+    d, room = board_room(c)                     # no port: found by its USB vendor id
+    assert room.table.port.link.port_name == b.port
+    assert d["health"]["link"] == "connected" and d["health"]["sensors"] == "12 of 12 working"
+
+
+def test_a_board_room_with_no_pico_plugged_in_is_one_line(client, monkeypatch):
+    from serial.tools import list_ports
+    monkeypatch.setattr(list_ports, "comports", lambda *a, **k: [FakePort("/dev/ttyUSB0", 0x0403)])
+    c = client()
+    assert c.get("/api/lobby").json()["boards"] == []
+    r = c.post("/api/rooms", json={"game": "darts", "players": ANN_BOB, "ring": "board"})
+    assert r.status_code == 400
+    err = r.json()["error"]
+    assert "no Raspberry Pi Pico found" in err and "\n" not in err and "Traceback" not in r.text
+    r = c.post("/api/rooms", json={"game": "darts", "players": ANN_BOB, "ring": "board", "port": "/dev/nothing-here"})
+    assert r.status_code == 400 and "/dev/nothing-here does not exist" in r.json()["error"]
+    assert c.get("/api/lobby").json()["rooms"] == []
