@@ -272,3 +272,47 @@ def test_a_board_room_with_no_pico_plugged_in_is_one_line(client, monkeypatch):
     r = c.post("/api/rooms", json={"game": "darts", "players": ANN_BOB, "ring": "board", "port": "/dev/nothing-here"})
     assert r.status_code == 400 and "/dev/nothing-here does not exist" in r.json()["error"]
     assert c.get("/api/lobby").json()["rooms"] == []
+
+
+def test_carrying_the_marble_to_the_start_is_not_taken_for_a_flick(board, client):
+    """Darts' flick-off starts every player's flick on 7: after Ann's landing Bob picks the
+    marble up and sets it down on 7. A marble lifted while the board is armed is a flick off
+    the ring (docs/protocol.md), so the table arms his flick once the board says the marble
+    was set down, not before."""
+    b = board()
+    c = client()
+    d, room = board_room(c, b.port)
+    wait(lambda: room._armed is not None, what="arming the flick")
+    b.flick(300.0)
+    wait(lambda: len(room.game.log) == 1, what="Ann's landing")
+    assert room.game.log[0][1]["space"] != "7"
+    wait(lambda: room._armed == (1, 1), what="the room turning to Bob's flick")
+    time.sleep(0.3)
+    b.on_board(lambda: b.srv.board.place(DARTS.centre("7")))        # lifted (0.6 s), set down on 7
+    time.sleep(3.0)                                                 # 30 s of the board's time
+    assert len(room.game.log) == 1, (room.game.log, room.lines)     # the carry was no flick
+    b.flick(-300.0, seed=2)
+    wait(lambda: len(room.game.log) == 2, what="Bob's landing")
+    seat, a = room.game.log[1]
+    assert seat == 1 and a["type"] == "landed", a
+    assert any("put the marble on 7" in ln["text"] for ln in room.lines), room.lines
+
+
+def test_a_marble_put_back_after_leaving_the_ring_is_not_taken_for_a_flick(board, client):
+    """Ann's flick-off leaves the ring; Bob puts the marble back on 7 and flicks: his flick is
+    armed once the board has seen it set down, and his landing is his."""
+    b = board()
+    c = client()
+    d, room = board_room(c, b.port)
+    wait(lambda: room._armed is not None, what="arming the flick")
+    b.on_board(lambda: b.srv.board.flick(2500.0))                   # far too hard: off the ring
+    wait(lambda: len(room.game.log) == 1, what="Ann's flick-off")
+    assert room.game.log[0][1]["type"] == "off_ring"
+    wait(lambda: room._armed == (1, 1), what="the room turning to Bob's flick")
+    time.sleep(0.3)
+    b.on_board(lambda: b.srv.board.place(DARTS.centre("7")))
+    time.sleep(3.0)
+    assert len(room.game.log) == 1, room.game.log
+    b.flick(300.0, seed=2)
+    wait(lambda: len(room.game.log) == 2, what="Bob's landing")
+    assert room.game.log[1][0] == 1 and room.game.log[1][1]["type"] == "landed", room.game.log
