@@ -316,3 +316,41 @@ def test_a_marble_put_back_after_leaving_the_ring_is_not_taken_for_a_flick(board
     b.flick(300.0, seed=2)
     wait(lambda: len(room.game.log) == 2, what="Bob's landing")
     assert room.game.log[1][0] == 1 and room.game.log[1][1]["type"] == "landed", room.game.log
+
+
+def test_ringside_serve_board_opens_the_game_on_the_port(board, tmp_path):
+    """`ringside serve --game darts --players Ann,Bob --board PATH`, as a user runs it: the
+    room is on the board, whose health the lobby reads from its hello; Ctrl-C closes it."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import urllib.request
+
+    from ringside.web.live import free_port
+    b = board()
+    port = free_port()
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path), DISPLAY="")
+    p = subprocess.Popen([sys.executable, "-m", "ringside.app.cli", "serve", "--port", str(port), "--no-browser",
+                          "--game", "darts", "--players", "Ann,Bob", "--board", b.port,
+                          "--saves", str(tmp_path / "cli-saves")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        def lobby():
+            try:
+                with urllib.request.urlopen("http://127.0.0.1:%d/api/lobby" % port, timeout=2) as r:
+                    return json.loads(r.read())
+            except OSError:
+                return None
+        d = wait(lobby, 60, "the server answering")
+        [room] = d["rooms"]
+        assert room["mode"] == "board" and room["game"] == "darts"
+        assert room["health"]["link"] == "connected" and room["health"]["sensors"] == "12 of 12 working"
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    assert p.returncode == 0, err
+    assert "Traceback" not in out + err and "the games are saved" in err
