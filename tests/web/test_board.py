@@ -354,3 +354,49 @@ def test_ringside_serve_board_opens_the_game_on_the_port(board, tmp_path):
             p.communicate()
     assert p.returncode == 0, err
     assert "Traceback" not in out + err and "the games are saved" in err
+
+
+def test_a_restarted_server_resumes_a_board_game_on_the_same_port_or_says_the_board_is_away(board, tmp_path):
+    """The page asks a restarted server for a board room: it is opened again from its save
+    on the port it was played on (kept in the save), the game where it was; with the board
+    unplugged the answer is one line (503), not a server error."""
+    b = board()
+    st = LB.Settings(save_dir=tmp_path / "saves", speed=1.0, bot_delay=0.0, calibrate=False)
+
+    def serve():
+        c = TestClient(create_app(Config(st, base=BASE)), base_url=BASE)
+        c.__enter__()
+        return c
+    c = serve()
+    try:
+        d, room = board_room(c, b.port)
+        rid = d["room"]
+        wait(lambda: room._armed is not None, what="arming the flick")
+        b.flick(300.0)
+        wait(lambda: len(room.game.log) == 1, what="Ann's landing")
+        log = list(room.game.log)
+    finally:
+        c.__exit__(None, None, None)                 # the server stops: the room saved, the port closed
+    c = serve()
+    try:
+        assert c.app.state.rooms.rooms == {}
+        r = c.get("/table/%s" % rid)
+        assert r.status_code == 200, r.text
+        again = c.app.state.rooms.rooms[rid]
+        assert again.mode == "board" and again.table.port.link.port_name == b.port
+        assert again.game.log == log
+        h = c.get("/api/rooms/%s" % rid).json()["health"]
+        assert h["link"] == "connected" and h["sensors"] == "12 of 12 working"
+    finally:
+        c.__exit__(None, None, None)
+    b.stop()                                          # unplugged: the port is gone
+    c = serve()
+    try:
+        for path in ("/table/%s" % rid, "/api/rooms/%s" % rid):
+            r = c.get(path)
+            assert r.status_code == 503, (path, r.status_code, r.text)
+            assert "cannot be reached" in r.text and "connect the board" in r.text
+            assert r.text.count("\n") == 1 and "Traceback" not in r.text
+        assert c.get("/api/lobby").json()["rooms"] == []
+    finally:
+        c.__exit__(None, None, None)

@@ -168,7 +168,10 @@ def create_app(cfg: Config, rooms: LB.Rooms | None = None) -> Starlette:
         if bad is not None:
             raise _Refused(bad)
         rid = request.path_params["rid"]
-        room = await asyncio.to_thread(rooms.get, rid)
+        try:
+            room = await asyncio.to_thread(rooms.get, rid)
+        except LB.RoomUnavailable as e:
+            raise _Refused(refuse(str(e), 503)) from None
         if room is None:
             raise _Refused(refuse(missing % (rid,), 404))
         v = viewer(request, room)
@@ -275,7 +278,10 @@ def create_app(cfg: Config, rooms: LB.Rooms | None = None) -> Starlette:
         if not _host_ok(cfg, ws) or not _origin_ok(ws):
             await ws.close(code=1008)        # before accept: the client gets 403
             return
-        room = await asyncio.to_thread(rooms.get, ws.path_params["rid"])
+        try:
+            room = await asyncio.to_thread(rooms.get, ws.path_params["rid"])
+        except LB.RoomUnavailable:
+            room = None          # its board is away: the page tries again
         v = viewer(ws, room) if room is not None else None
         if v is None:
             await ws.close(code=1008)
