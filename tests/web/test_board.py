@@ -210,6 +210,10 @@ def test_a_board_pulled_shows_lost_and_the_game_goes_on_where_it_was(board, clie
          what="the link coming back")
     assert c.get("/api/rooms/%s" % rid).json()["health"]["sensors"] == "12 of 12 working"
     assert room.game.log == [ann]                      # nothing lost, nothing added
+    # after its reset the board shows the table's scene again (the link restores it): the mirror's LEDs
+    lit_m = {i for i, col in enumerate(L.pixels(room.game)) if col != "000000"}
+    assert lit_m
+    wait(lambda: set(b.lit()) == lit_m, 10, "the board showing the scene again after its reset")
     time.sleep(0.5)
     with c.websocket_connect("%s/ws/%s" % (WS, rid)) as ws:
         m = json.loads(ws.receive_text())
@@ -400,3 +404,18 @@ def test_a_restarted_server_resumes_a_board_game_on_the_same_port_or_says_the_bo
         assert c.get("/api/lobby").json()["rooms"] == []
     finally:
         c.__exit__(None, None, None)
+
+
+def test_the_lobby_counts_the_sensors_the_board_reports_faulty(board, client):
+    b = board()
+    c = client()
+    d, room = board_room(c, b.port)
+    rid = d["room"]
+
+    def sensors():
+        return c.get("/api/rooms/%s" % rid).json()["health"]["sensors"]
+    assert sensors() == "12 of 12 working"
+    b.on_board(lambda: b.srv.board.set_fault(4, "dead"))
+    wait(lambda: sensors() == "11 of 12 working", 10, "the lobby counting sensor 4 out")
+    b.on_board(lambda: b.srv.board.set_fault(4, None))
+    wait(lambda: sensors() == "12 of 12 working", 10, "the lobby counting sensor 4 back")
