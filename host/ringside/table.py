@@ -545,6 +545,12 @@ class Table:
         self._send_arm(req)
 
     # --- corrections from the board (docs/protocol.md, "Landings withdrawn") ---
+    @property
+    def corrections_waiting(self) -> bool:
+        """The board has corrected a landing (the marble moved on) and take_corrections()
+        has not taken it yet (wait_result keeps what it reads)."""
+        return bool(self._corrections)
+
     def take_corrections(self) -> list[dict]:
         """Take the board's corrected landings that have come in (the marble moved on from a
         landing the game has already played): the last ring result is replaced by the

@@ -419,3 +419,55 @@ def test_the_lobby_counts_the_sensors_the_board_reports_faulty(board, client):
     wait(lambda: sensors() == "11 of 12 working", 10, "the lobby counting sensor 4 out")
     b.on_board(lambda: b.srv.board.set_fault(4, None))
     wait(lambda: sensors() == "12 of 12 working", 10, "the lobby counting sensor 4 back")
+
+
+# The two below need a change to hub.py (the room's thread) that is not made here: with it
+# (the report of this branch gives it as a patch: Room._watch_board, state.board) they run as
+# tests; without it they are expected to fail.
+def _hub_watches_the_board() -> bool:
+    from ringside.web.hub import Room
+    return hasattr(Room, "_watch_board")
+
+
+needs_hub = pytest.mark.xfail(not _hub_watches_the_board(), strict=False,
+                              reason="hub.py does not yet publish a real board's link state or take its corrections")
+
+
+@needs_hub
+def test_the_page_is_told_at_once_when_the_board_is_lost_and_back(board, client):
+    b = board()
+    c = client()
+    d, room = board_room(c, b.port)
+    wait(lambda: room._armed is not None, what="arming the flick")
+    with c.websocket_connect("%s/ws/%s" % (WS, d["room"])) as ws:
+        m = json.loads(ws.receive_text())
+        assert m["board"]["link"] == "connected" and m["board"]["sensors"] == "12 of 12 working"
+        b.srv._later(lambda: b.srv.reset(2500))
+        end = time.monotonic() + 20
+        links = []
+        while time.monotonic() < end and (not links or links[-1] != "connected" or len(links) < 2):
+            m = json.loads(ws.receive_text())
+            if m["type"] == "state":
+                links.append(m["board"]["link"])
+        assert links[0].startswith("lost") and links[-1] == "connected", links
+    assert room.game.log == []
+
+
+@needs_hub
+def test_a_landing_the_board_corrects_is_replaced_in_the_room(board, client):
+    """The ring tilts just after Ann's landing and the marble creeps on: the board withdraws
+    the landing and reports where it stopped (corrects=1); nothing but the next flick was
+    due, so the room plays the corrected landing in its place."""
+    b = board()
+    c = client()
+    d, room = board_room(c, b.port)
+    wait(lambda: room._armed is not None, what="arming the flick")
+    b.flick(300.0)
+    wait(lambda: len(room.game.log) == 1, what="Ann's landing")
+    first = room.game.log[0][1]
+    b.on_board(lambda: b.srv.board.marble.set_tilt(1.5, (b.srv.board.marble.position_deg + 40.0) % 360.0))
+    wait(lambda: room.table.corrections == 1, 15, "the board's correction replacing the landing")
+    assert len(room.game.log) == 1
+    now = room.game.log[0][1]
+    assert now["space"] != first["space"] and b.marble_space() in (now["space"], now.get("alt"))
+    assert any("corrected by the board" in ln["text"] for ln in room.lines)
