@@ -443,13 +443,17 @@ def test_the_page_is_told_at_once_when_the_board_is_lost_and_back(board, client)
         m = json.loads(ws.receive_text())
         assert m["board"]["link"] == "connected" and m["board"]["sensors"] == "12 of 12 working"
         b.srv._later(lambda: b.srv.reset(2500))
-        end = time.monotonic() + 20
-        links = []
-        while time.monotonic() < end and (not links or links[-1] != "connected" or len(links) < 2):
+
+        def sent(words):     # the table the screens were last sent (the room's cache) says so
+            with room._lock:
+                return any(words in text for text in room._cache.values())
+        wait(lambda: sent('"link": "lost'), 10, "the screens being told the board is lost")
+        wait(lambda: sent('"link": "connected"'), 20, "the screens being told the board is back")
+        links = []           # both were sent to this page already: reading them cannot wait for ever
+        while not links or not links[-1] == "connected" or not any(x.startswith("lost") for x in links):
             m = json.loads(ws.receive_text())
             if m["type"] == "state":
                 links.append(m["board"]["link"])
-        assert links[0].startswith("lost") and links[-1] == "connected", links
     assert room.game.log == []
 
 
@@ -471,3 +475,26 @@ def test_a_landing_the_board_corrects_is_replaced_in_the_room(board, client):
     now = room.game.log[0][1]
     assert now["space"] != first["space"] and b.marble_space() in (now["space"], now.get("alt"))
     assert any("corrected by the board" in ln["text"] for ln in room.lines)
+
+
+@needs_hub
+def test_the_page_says_to_put_the_marble_on_the_start(board, client):
+    """After Ann's landing the table waits for the marble on 7 before it arms Bob's flick:
+    the screens are told so at once, not at the next change."""
+    b = board()
+    c = client()
+    d, room = board_room(c, b.port)
+    wait(lambda: room._armed is not None, what="arming the flick")
+    with c.websocket_connect("%s/ws/%s" % (WS, d["room"])) as ws:
+        json.loads(ws.receive_text())
+        b.flick(300.0)
+
+        def told():          # the table the screens were last sent (the room's cache) says so
+            with room._lock:
+                return any("put the marble on 7" in text for text in room._cache.values())
+        wait(told, 10, "the screens being told to put the marble on 7")
+        while True:          # ... and this page has it (sent already: this cannot wait for ever)
+            m = json.loads(ws.receive_text())
+            if m["type"] == "state" and any("put the marble on 7" in ln["text"] for ln in m["log"]):
+                break
+        assert len(room.game.log) == 1 and {x["seat"] for x in m["moves"]} == {1}
