@@ -17,6 +17,9 @@ from ringside.errors import UsageError
 if TYPE_CHECKING:
     import argparse
 
+    from ringside.web.hub import Room
+    from ringside.web.server import Config
+
 DEFAULT_PORT = 8765
 
 
@@ -65,7 +68,7 @@ def _display() -> bool:
     return not sys.platform.startswith("linux") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
-def lan_text(cfg, room=None) -> str:
+def lan_text(cfg: Config, room: Room | None = None) -> str:
     """What --lan prints: the lobby's link and its QR code, and for a game started with
     --game its table's link and each seat's own link, each with its QR code (a phone
     scans the one for its seat: that seat's view and nothing more)."""
