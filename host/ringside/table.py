@@ -330,6 +330,9 @@ class Table:
         self.ignored = 0                     # malformed ring frames skipped
         self.fallbacks = 0                   # flicks the board gave no usable result for
         self._board_at = None                # the space the board last saw the marble rest on
+        self._board_alt = None               # ... and the other space its landing named (alt=)
+        self._board_off = False              # the board last saw the marble leave the ring (or lifted)
+        self._arm_wait = None                # at a real board: the flick waiting for the marble to be set down
         self._px = None                      # the whole-ring picture the LEDs show (px runs)
         self._timer_turn = None              # the turn the board's timer was started for
         self._withdrawn = None               # the board withdrew the last landing (fields)
@@ -439,16 +442,36 @@ class Table:
         self._say(ev)
         if self.save_path:
             self.save()
+        if self.port is not None and not self.port.simulated:
+            # the players say where the marble is: the next flick starts there, no carrying
+            self._board_at, self._board_alt, self._board_off = space, None, False
         self._place_marble()
         self.show(ev)
         return ev
 
     # --- the board ---
     def arm(self) -> None:
-        """Tell the board the flick that is due: direction and minimum travel (degrees)."""
+        """Tell the board the flick that is due: direction and minimum travel (degrees).
+
+        At a real board whose marble was last seen resting on another space than the flick's
+        start, a player must carry it there first; and a marble lifted while the board is
+        armed is a flick off the ring (docs/protocol.md, the tracker's rule). So the flick is
+        armed when the board says the marble was set down (`placed`), not before."""
         req = self.game.flick_request()
         if req is None or self.port is None:
             return
+        start = req["from"]
+        if not self.port.simulated and self.game.capabilities.ring_side and (
+                self._board_off or self._board_at is not None and start not in (self._board_at, self._board_alt)):
+            if self._arm_wait != (len(self.game.log), start):
+                self.log("put the marble on %s: the flick is armed once it is there"
+                         % self.game.side.labels.get(start, start))
+            self._arm_wait = (len(self.game.log), start)
+            return
+        self._arm_wait = None
+        self._send_arm(req)
+
+    def _send_arm(self, req: dict) -> None:
         dirs = req["directions"]
         d = dirs[0] if len(dirs) == 1 else "any"
         mean = 360.0 / self.game.side.n
@@ -475,6 +498,9 @@ class Table:
 
     def _note(self, frames):
         for _, kind, f in frames:
+            if kind in ("withdrawn", "landed", "placed", "off_ring", "lost", "moving"):
+                self._board_alt = None
+                self._board_off = kind in ("off_ring", "lost")
             if kind == "withdrawn":
                 self._withdrawn = dict(f)
                 self._board_at = None
@@ -485,10 +511,47 @@ class Table:
                     self._board_at = str(f["sp"])
             elif kind in ("landed", "placed") and "sp" in f:
                 self._board_at = str(f["sp"])
+                if kind == "landed" and "alt" in f:
+                    self._board_alt = str(f["alt"])
+                if kind == "placed" and self._arm_wait is not None:
+                    self._placed_for_arm(str(f["sp"]))
             elif kind in ("off_ring", "lost", "moving"):
                 self._board_at = None
 
+    def _board_restarted(self) -> None:
+        """The board was away or restarted: where its marble is now it has not said (it may
+        have been moved meanwhile), so a flick waiting for the marble to be set down is
+        armed now, as at the start of a game."""
+        self._board_at, self._board_alt, self._board_off = None, None, False
+        if self._waiting_to_arm():
+            self._arm_wait = None
+            self._send_arm(self.game.flick_request())
+
+    def _waiting_to_arm(self) -> bool:
+        """A flick waits for the marble to be set down before it is armed (arm())."""
+        if self._arm_wait is None:
+            return False
+        req = self.game.flick_request()
+        return req is not None and self._arm_wait == (len(self.game.log), req["from"])
+
+    def _placed_for_arm(self, sp: str) -> None:
+        """The marble was set down while a flick waits for it (arm): arm it now."""
+        wait, self._arm_wait = self._arm_wait, None
+        req = self.game.flick_request()
+        if req is None or wait != (len(self.game.log), req["from"]):
+            return               # the game has moved on meanwhile: the next arm() decides
+        if sp != req["from"]:
+            self.log("the marble was set down on %s; this flick starts from %s" % (
+                self.game.side.labels.get(sp, sp), self.game.side.labels.get(req["from"], req["from"])))
+        self._send_arm(req)
+
     # --- corrections from the board (docs/protocol.md, "Landings withdrawn") ---
+    @property
+    def corrections_waiting(self) -> bool:
+        """The board has corrected a landing (the marble moved on) and take_corrections()
+        has not taken it yet (wait_result keeps what it reads)."""
+        return bool(self._corrections)
+
     def take_corrections(self) -> list[dict]:
         """Take the board's corrected landings that have come in (the marble moved on from a
         landing the game has already played): the last ring result is replaced by the
@@ -645,7 +708,10 @@ class Table:
                 elif kind == "link_restored":
                     paused = False
                     self.log("the board is back: the game goes on")
+                    self._board_restarted()
                     self.show([])
+                elif kind == "board_reset":
+                    self._board_restarted()
                 elif kind == "withdrawn" or (kind == "landed" and fields.get("corrects")):
                     self._note([(t, kind, fields)])
                     if corrections and kind == "landed":
@@ -653,6 +719,15 @@ class Table:
                         return dict(fields)
                     if stop_on_correction and kind == "landed":
                         return None
+                elif kind in ("placed", "lost", "moving"):
+                    self._note([(t, kind, fields)])      # where the marble is (a flick may wait for it)
+                elif kind in ("landed", "off_ring") and self._waiting_to_arm():
+                    # no flick is armed yet: the marble is on its way to the start (a marble
+                    # lifted just after it stopped may even be reported off the ring)
+                    self._note([(t, kind, fields)])
+                    if kind == "landed" and self._waiting_to_arm():
+                        self.log("(the marble moved before it was set down on %s: that was not the flick; "
+                                 "click where it stopped if it was)" % self._arm_wait[1])
                 elif kind in ("landed", "off_ring") and not corrections:
                     self._note([(t, kind, fields)])
                     cands = blind_candidates(fields)

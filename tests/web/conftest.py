@@ -5,12 +5,19 @@ Without a browser (no /usr/bin/chromium, or no playwright package) these tests a
 with the reason said, unless RINGSIDE_REQUIRE_BROWSER=1, when they fail instead (CI sets it,
 so a missing browser is never a silent pass).
 
-    browser        a session-scoped playwright Browser
+    browser        a session-scoped playwright Browser (launch_chromium)
     static_server  the base URL of host/ringside/web/static/ served by a local http.server in
                    a thread, with /gallery.json (ringside.web.gallery's samples) and
                    /_harness.html (an empty page that loads render.js as window.R)
     page           a fresh page whose console errors and page errors are collected in
                    page.errors (a test asserts it is empty)
+    new_page       new_page() -> such a page, each in a context of its own (two seats'
+                   screens, a second browser), all closed after the test
+
+The two helpers every browser test goes through, one way for all:
+
+    launch_chromium(playwright) -> Browser     /usr/bin/chromium, headless, ARGS
+    open_page(browser) -> (context, page)      a 1280x900 context, page.errors collected
     harness        a page with render.js as window.R and sound.js as window.S (shared, emptied
                    before each test); fresh_harness: one of its own
 """
@@ -50,6 +57,22 @@ def _missing() -> str | None:
     return None
 
 
+def launch_chromium(playwright):
+    """Debian's chromium, headless, as every browser test runs it."""
+    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+
+
+def open_page(browser):
+    """(context, page): a fresh context with one page whose console errors and page errors
+    are collected in page.errors."""
+    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
+    pg = ctx.new_page()
+    pg.errors = []
+    pg.on("console", lambda m: pg.errors.append("console %s: %s" % (m.type, m.text)) if m.type == "error" else None)
+    pg.on("pageerror", lambda e: pg.errors.append("page error: %s" % e))
+    return ctx, pg
+
+
 @pytest.fixture(scope="session")
 def browser():
     why = _missing()
@@ -59,7 +82,7 @@ def browser():
         pytest.skip(why)
     from playwright.sync_api import sync_playwright
     with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        b = launch_chromium(p)
         try:
             yield b
         finally:
@@ -103,22 +126,29 @@ def static_server(gallery_samples):
         srv.server_close()
 
 
-def _new_page(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = ctx.new_page()
-    pg.errors = []
-    pg.on("console", lambda m: pg.errors.append("console %s: %s" % (m.type, m.text)) if m.type == "error" else None)
-    pg.on("pageerror", lambda e: pg.errors.append("page error: %s" % e))
-    return ctx, pg
-
-
 @pytest.fixture
 def page(browser):
-    ctx, pg = _new_page(browser)
+    ctx, pg = open_page(browser)
     try:
         yield pg
     finally:
         ctx.close()
+
+
+@pytest.fixture
+def new_page(browser):
+    """new_page() -> a fresh page (open_page) in a context of its own; all closed after."""
+    made = []
+
+    def make():
+        ctx, pg = open_page(browser)
+        made.append(ctx)
+        return pg
+    try:
+        yield make
+    finally:
+        for c in made:
+            c.close()
 
 
 def _open_harness(pg, base):
@@ -136,7 +166,7 @@ def fresh_harness(page, static_server):
 
 @pytest.fixture(scope="session")
 def _shared_harness(browser, static_server):
-    ctx, pg = _new_page(browser)
+    ctx, pg = open_page(browser)
     _open_harness(pg, static_server)
     try:
         yield pg

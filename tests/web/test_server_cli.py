@@ -67,3 +67,54 @@ def test_serve_on_a_port_in_use_is_one_line(tmp_path):
         s.close()
     assert r.returncode == 2
     assert "cannot serve on 127.0.0.1:%d" % port in r.stderr and "Traceback" not in r.stderr
+
+
+def test_serve_lan_prints_every_persons_seat_link_with_its_qr_code(tmp_path):
+    """`--lan --game`: the lobby's link, the table's and each person's own, each with its QR
+    code (the very code segno makes of that link); each seat's link opens that seat's view."""
+    import json
+    import re
+
+    from ringside.web.tokens import qr_text
+    port = free_port()
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path), DISPLAY="")
+    p = subprocess.Popen([sys.executable, "-m", "ringside.app.cli", "serve", "--lan", "--host", "127.0.0.1",
+                          "--port", str(port), "--no-browser", "--game", "darts", "--players", "Ann,Bob",
+                          "--bots", "Cy:good", "--no-calibrate", "--saves", str(tmp_path / "saves")],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    base = "http://127.0.0.1:%d" % port
+    try:
+        lobby_token = None
+        end = time.monotonic() + 60
+        while lobby_token is None and time.monotonic() < end:
+            try:
+                lobby_token = (tmp_path / "saves" / "lobby-token").read_text().strip() or None
+            except OSError:
+                time.sleep(0.2)
+        status, _ = _wait_for("%s/?t=%s" % (base, lobby_token))
+        assert status == 200
+        p.send_signal(signal.SIGINT)
+        out, err = p.communicate(timeout=30)
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+    assert p.returncode == 0, err
+    links = dict(re.findall(r"^(.*?): (http://\S+)$", out, re.M))
+    lobby = links.pop("On the LAN: every page needs its token. The lobby (a phone can scan this)")
+    table = links.pop("The table's screen (everything the table may see)")
+    assert lobby == "%s/?t=%s" % (base, lobby_token)
+    seats = {k.split("'s own screen")[0]: v for k, v in links.items() if "'s own screen" in k}
+    assert set(seats) == {"Ann", "Bob"}, out                 # the people; not the computer
+    assert "(Cy plays for the computer: no screen of its own)" in out
+    for url in [lobby, table] + list(seats.values()):
+        qr = qr_text(url)
+        assert qr.strip() and qr.rstrip("\n") in out, url
+    assert len(set(seats.values()) | {table}) == 3           # a token of its own each
+    # each link carries its own token from the room's save
+    room = table.split("/table/")[1].split("?")[0]
+    assert all("/table/%s?t=" % room in u for u in seats.values())
+    saved = json.loads((tmp_path / "saves" / ("%s.json" % room)).read_text())
+    tokens = json.loads(saved["meta"]["web_tokens"])
+    assert seats["Ann"].endswith("?t=" + tokens["0"]) and seats["Bob"].endswith("?t=" + tokens["1"])
+    assert table.endswith("?t=" + tokens["table"])

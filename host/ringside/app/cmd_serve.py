@@ -17,6 +17,9 @@ from ringside.errors import UsageError
 if TYPE_CHECKING:
     import argparse
 
+    from ringside.web.hub import Room
+    from ringside.web.server import Config
+
 DEFAULT_PORT = 8765
 
 
@@ -65,6 +68,26 @@ def _display() -> bool:
     return not sys.platform.startswith("linux") or bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
+def lan_text(cfg: Config, room: Room | None = None) -> str:
+    """What --lan prints: the lobby's link and its QR code, and for a game started with
+    --game its table's link and each seat's own link, each with its QR code (a phone
+    scans the one for its seat: that seat's view and nothing more)."""
+    from ringside.web.tokens import qr_text
+
+    lobby = "%s/?t=%s" % (cfg.base, cfg.lobby_token)
+    out = ["On the LAN: every page needs its token. The lobby (a phone can scan this): %s" % lobby,
+           qr_text(lobby)]
+    if room is not None:
+        links = room.links(cfg.base)
+        out += ["The table's screen (everything the table may see): %s" % links["table"], qr_text(links["table"])]
+        for s in links["seats"]:
+            if s["plays"] != "human":       # the computer's seat: its secrets stay off every screen
+                out.append("(%s plays for the computer: no screen of its own)" % s["name"])
+                continue
+            out += ["%s's own screen (only %s's view): %s" % (s["name"], s["name"], s["url"]), qr_text(s["url"])]
+    return "\n".join(x.rstrip("\n") for x in out) + "\n"
+
+
 def game_spec(args: argparse.Namespace) -> dict:
     players = [{"name": n.strip(), "plays": "human"} for n in args.players.split(",") if n.strip()]
     for b in [x.strip() for x in args.bots.split(",") if x.strip()]:
@@ -83,7 +106,6 @@ def _serve(args: argparse.Namespace) -> int:
 
     from ringside.web import lobby as LB
     from ringside.web.server import Config, create_app
-    from ringside.web.tokens import qr_text
 
     if not 0 < args.port < 65536:
         raise UsageError("--port takes 1 to 65535")
@@ -115,11 +137,7 @@ def _serve(args: argparse.Namespace) -> int:
                          % (host, args.port, e.strerror or e)) from None
     print("Ringside table page: %s" % url)
     if args.lan:
-        print("On the LAN: every page needs its token. The lobby (a phone can scan this):")
-        print(qr_text(url))
-        if first is not None:
-            for s in first.links(base)["seats"]:
-                print("  %s's own screen: %s" % (s["name"], s["url"]))
+        print(lan_text(cfg, first), end="")
     else:
         print("(only this computer can open it; --lan serves the LAN, with tokens)")
     print("Ctrl-C stops the server; every game is saved as it is played.", flush=True)

@@ -131,6 +131,7 @@ class Link:
         self.heartbeats = heartbeats
         self.scene = Scene()
         self.board: dict = {}                 # the last accepted hello's fields
+        self._faulty: set = set()             # sensors reported faulty since that hello
         self.board_uid: str | None = None     # the identity of the board in use (hello uid=)
         self._identified = False              # a board has been identified on this link
         self._hello: dict = {}                # the last hello received (checked before use)
@@ -214,6 +215,18 @@ class Link:
     @property
     def connected(self) -> bool:
         return self._ser is not None and not self._handshaking and self._reader_alive
+
+    @property
+    def hello(self) -> dict:
+        """The hello of the board in use (firmware, protocol, ring, `sensors` and `healthy`
+        counts, side, LEDs, uid): the last one accepted, refreshed by a reconnect, a board
+        reset or `status()`; {} before the first. `healthy` is lowered by the sensors the
+        board has reported faulty since that hello and not yet well again."""
+        h = dict(self.board)
+        n, ok = h.get("sensors"), h.get("healthy")
+        if self._faulty and isinstance(n, int) and isinstance(ok, int):
+            h["healthy"] = max(0, min(ok, n - len(self._faulty)))
+        return h
 
     @property
     def restores(self) -> int:
@@ -618,6 +631,7 @@ class Link:
         self.board_uid = uid
         self._identified = True
         self.board = dict(hello)
+        self._faulty = set()
         self.scene.leds = hello.get("leds") if isinstance(hello.get("leds"), int) \
             and hello.get("leds") > 0 else self.scene.leds
 
@@ -820,6 +834,7 @@ class Link:
                 self._drop(ser, str(problem))
             return
         self.board = dict(hello)
+        self._faulty = set()
         if not solicited:  # nobody asked: the board has just started
             self.stats["resets"] += 1
             self._emit("board_reset", dict(hello), now, seq)
@@ -857,6 +872,10 @@ class Link:
             if self.heartbeats:
                 self._emit(kind, fields, now, seq)
             return
+        if kind == "sensor_fault":
+            self._faulty.add(fields.get("id"))
+        elif kind == "sensor_ok":
+            self._faulty.discard(fields.get("id"))
         self.scene.on_event(kind, fields, now)
         self._emit(kind, fields, now, seq)
 

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 
 from ringside import bots as B
 from ringside import games
+from ringside.errors import RingsideError
 from ringside.games import GameError
 from ringside.table import default_autosave
 from ringside.web.hub import MODES, MODE_WORDS, PacedSimPort, Room, RoomError
@@ -182,6 +183,9 @@ def open_room(settings: Settings, game: Any, seats: dict, mode: str, *, port_pat
         from ringside.table import LinkPort
         if port_path is not None and not isinstance(port_path, str):
             raise RoomError("port is a device path")
+        meta = dict(meta or {})
+        if port_path:
+            meta["board_port"] = port_path       # a resumed room opens the same port
         link = Link(port_path or None).open()
         port = LinkPort(link, simulated=False)
         closer = link.close
@@ -216,11 +220,17 @@ def resume_room(settings: Settings, path: str | Path, rid: str | None = None) ->
     for s, level in list(seats.items()):
         if level not in ("human", "solo"):
             seats[s] = B.check_level(game, level)
-    keep = {k: v for k, v in meta.items() if k not in ("web_room", "web_tokens", "board")}
+    port = meta.get("board_port") if mode == "board" else None
+    keep = {k: v for k, v in meta.items() if k not in ("web_room", "web_tokens", "board", "board_port")}
     room_id = rid or saved_rid or new_room_id(game.name)
     tokens = RoomTokens(len(game.players), saved_tokens if saved_rid == room_id and isinstance(saved_tokens, dict)
                         else None)
-    return open_room(settings, game, seats, mode, rid=room_id, tokens=tokens, meta=keep)
+    return open_room(settings, game, seats, mode, rid=room_id, tokens=tokens, meta=keep,
+                     port_path=port if isinstance(port, str) and port else None)
+
+
+class RoomUnavailable(RingsideError):
+    """A saved room that cannot be opened now (its board cannot be reached); says why."""
 
 
 class Rooms:
@@ -249,6 +259,9 @@ class Rooms:
             return self.add(resume_room(self.settings, path, rid=rid))
         except GameError:
             return None
+        except RingsideError as e:       # the board it is played on is not there (LinkError)
+            raise RoomUnavailable("the game %s is played on a board that cannot be reached now (%s): "
+                                  "connect the board and reload this page" % (rid, e)) from None
 
     def close(self) -> None:
         for r in list(self.rooms.values()):

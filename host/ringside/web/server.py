@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -95,6 +96,14 @@ def _origin_ok(conn: HTTPConnection) -> bool:
     return origin in ("http://%s" % host, "https://%s" % host)
 
 
+class _Refused(Exception):
+    """A request refused: `response` is the answer (a handler wrapped by `answers`)."""
+
+    def __init__(self, response: Response):
+        super().__init__()
+        self.response = response
+
+
 def create_app(cfg: Config, rooms: LB.Rooms | None = None) -> Starlette:
     rooms = rooms or LB.Rooms(cfg.settings)
 
@@ -129,30 +138,62 @@ def create_app(cfg: Config, rooms: LB.Rooms | None = None) -> Starlette:
             return refuse("this server answers to 127.0.0.1 or localhost only (start it with --lan for the LAN)")
         return None
 
+    def answers(handler):
+        """A handler that may raise _Refused(response): that response is the answer."""
+        @functools.wraps(handler)
+        async def run(request: Request):
+            try:
+                return await handler(request)
+            except _Refused as e:
+                return e.response
+        return run
+
+    def lobby_for(request, refused: str = "403: the lobby needs its pairing token", post: bool = False) -> None:
+        """The checks every lobby request passes (the Host; a POST's Origin; the lobby's
+        token with --lan), or _Refused with the answer."""
+        bad = guard(request)
+        if bad is None and post and not _origin_ok(request):
+            bad = refuse("403: a request from another site's page")
+        if bad is None and not lobby_allowed(request):
+            bad = refuse(refused)
+        if bad is not None:
+            raise _Refused(bad)
+
+    async def room_for(request, missing: str = "there is no game %r here",
+                       refused: str = "403: a token is needed") -> tuple:
+        """(room, (role, seat)) for a request naming a room (path {rid}) that may see it, or
+        _Refused with the answer: the Host checked, the room found (or resumed from its
+        save: 404 `missing` if not), the token checked (403 `refused`)."""
+        bad = guard(request)
+        if bad is not None:
+            raise _Refused(bad)
+        rid = request.path_params["rid"]
+        try:
+            room = await asyncio.to_thread(rooms.get, rid)
+        except LB.RoomUnavailable as e:
+            raise _Refused(refuse(str(e), 503)) from None
+        if room is None:
+            raise _Refused(refuse(missing % (rid,), 404))
+        v = viewer(request, room)
+        if v is None:
+            raise _Refused(refuse(refused))
+        return room, v
+
     def with_cookie(resp: Response, request) -> Response:
         t = request.query_params.get("t")
         if t:
             resp.set_cookie(COOKIE, t, httponly=True, samesite="strict")
         return resp
 
+    @answers
     async def lobby_page(request: Request):
-        bad = guard(request)
-        if bad:
-            return bad
-        if not lobby_allowed(request):
-            return refuse("403: this lobby needs its pairing token (the link `ringside serve --lan` printed)")
+        lobby_for(request, "403: this lobby needs its pairing token (the link `ringside serve --lan` printed)")
         return with_cookie(FileResponse(STATIC / "lobby.html", headers={"Cache-Control": "no-store"}), request)
 
+    @answers
     async def table_page(request: Request):
-        bad = guard(request)
-        if bad:
-            return bad
-        room = await asyncio.to_thread(rooms.get, request.path_params["rid"])
-        if room is None:
-            return refuse("there is no game %r here (it may have been deleted): go to the lobby" %
-                          request.path_params["rid"], 404)
-        if viewer(request, room) is None:
-            return refuse("403: this table needs its token: open the link the lobby or the terminal shows")
+        await room_for(request, "there is no game %r here (it may have been deleted): go to the lobby",
+                       "403: this table needs its token: open the link the lobby or the terminal shows")
         return with_cookie(FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-store"}), request)
 
     static_files = StaticFiles(directory=str(STATIC))
@@ -171,12 +212,9 @@ def create_app(cfg: Config, rooms: LB.Rooms | None = None) -> Starlette:
             return
         await static_files(scope, receive, send)
 
+    @answers
     async def api_lobby(request: Request):
-        bad = guard(request)
-        if bad:
-            return bad
-        if not lobby_allowed(request):
-            return refuse("403: the lobby needs its pairing token")
+        lobby_for(request)
         data = await asyncio.to_thread(lambda: {
             "games": LB.games_offered(), "rings": [{"ring": m, "words": LB.MODE_WORDS[m]} for m in LB.MODES],
             "boards": LB.boards_found(), "saves": LB.saves(cfg.settings.save_dir),
@@ -185,14 +223,9 @@ def create_app(cfg: Config, rooms: LB.Rooms | None = None) -> Starlette:
             "lobby_qr": qr_svg("%s/?t=%s" % (cfg.base, cfg.lobby_token)) if cfg.lan else None})
         return JSONResponse(data)
 
+    @answers
     async def api_new_room(request: Request):
-        bad = guard(request)
-        if bad:
-            return bad
-        if not _origin_ok(request):
-            return refuse("403: a request from another site's page")
-        if not lobby_allowed(request):
-            return refuse("403: the lobby needs its pairing token")
+        lobby_for(request, post=True)
         body = await request.body()
         if len(body) > MAX_MESSAGE:
             return JSONResponse({"error": "that request is too long"}, status_code=400)
@@ -227,38 +260,28 @@ def create_app(cfg: Config, rooms: LB.Rooms | None = None) -> Starlette:
             s["qr"] = qr_svg(s["url"])
         return dict(room.summary(), links=links)
 
+    @answers
     async def api_room(request: Request):
-        bad = guard(request)
-        if bad:
-            return bad
-        room = await asyncio.to_thread(rooms.get, request.path_params["rid"])
-        if room is None:
-            return refuse("there is no game %r here" % request.path_params["rid"], 404)
-        v = viewer(request, room)
-        if v is None:
-            return refuse("403: a token is needed")
+        room, v = await room_for(request)
         if v[0] != TABLE:        # a seat sees its own link only
             data = room.summary()
             data["links"] = {"seats": [s for s in room.links(cfg.base)["seats"] if s["seat"] == v[1]]}
             return JSONResponse(data)
         return JSONResponse(await asyncio.to_thread(room_json, room))
 
+    @answers
     async def api_rules(request: Request):
-        bad = guard(request)
-        if bad:
-            return bad
-        room = await asyncio.to_thread(rooms.get, request.path_params["rid"])
-        if room is None:
-            return refuse("there is no game %r here" % request.path_params["rid"], 404)
-        if viewer(request, room) is None:
-            return refuse("403: a token is needed")
+        room, _ = await room_for(request)
         return JSONResponse(await asyncio.to_thread(room.rules))
 
     async def ws_table(ws: WebSocket):
         if not _host_ok(cfg, ws) or not _origin_ok(ws):
             await ws.close(code=1008)        # before accept: the client gets 403
             return
-        room = await asyncio.to_thread(rooms.get, ws.path_params["rid"])
+        try:
+            room = await asyncio.to_thread(rooms.get, ws.path_params["rid"])
+        except LB.RoomUnavailable:
+            room = None          # its board is away: the page tries again
         v = viewer(ws, room) if room is not None else None
         if v is None:
             await ws.close(code=1008)
