@@ -421,19 +421,7 @@ def test_the_lobby_counts_the_sensors_the_board_reports_faulty(board, client):
     wait(lambda: sensors() == "12 of 12 working", 10, "the lobby counting sensor 4 back")
 
 
-# The two below need a change to hub.py (the room's thread) that is not made here: with it
-# (the report of this branch gives it as a patch: Room._watch_board, state.board) they run as
-# tests; without it they are expected to fail.
-def _hub_watches_the_board() -> bool:
-    from ringside.web.hub import Room
-    return hasattr(Room, "_watch_board")
-
-
-needs_hub = pytest.mark.xfail(not _hub_watches_the_board(), strict=False,
-                              reason="hub.py does not yet publish a real board's link state or take its corrections")
-
-
-@needs_hub
+# The room's thread watches a real board (Room._watch_board): its link state and its corrections.
 def test_the_page_is_told_at_once_when_the_board_is_lost_and_back(board, client):
     b = board()
     c = client()
@@ -457,7 +445,6 @@ def test_the_page_is_told_at_once_when_the_board_is_lost_and_back(board, client)
     assert room.game.log == []
 
 
-@needs_hub
 def test_a_landing_the_board_corrects_is_replaced_in_the_room(board, client):
     """The ring tilts just after Ann's landing and the marble creeps on: the board withdraws
     the landing and reports where it stopped (corrects=1); nothing but the next flick was
@@ -477,7 +464,6 @@ def test_a_landing_the_board_corrects_is_replaced_in_the_room(board, client):
     assert any("corrected by the board" in ln["text"] for ln in room.lines)
 
 
-@needs_hub
 def test_the_page_says_to_put_the_marble_on_the_start(board, client):
     """After Ann's landing the table waits for the marble on 7 before it arms Bob's flick:
     the screens are told so at once, not at the next change."""

@@ -38,28 +38,6 @@ def live(tmp_path):
         s.stop()
 
 
-def _ctx_page(browser):
-    ctx = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = ctx.new_page()
-    pg.errors = []
-    pg.on("console", lambda m: pg.errors.append("console %s: %s" % (m.type, m.text)) if m.type == "error" else None)
-    pg.on("pageerror", lambda e: pg.errors.append("page error: %s" % e))
-    return ctx, pg
-
-
-@pytest.fixture
-def new_page(browser):
-    made = []
-
-    def make():
-        ctx, pg = _ctx_page(browser)
-        made.append(ctx)
-        return pg
-    yield make
-    for c in made:
-        c.close()
-
-
 def seq(pg) -> int:
     return int(pg.evaluate("document.body.dataset.seq || -1"))
 

@@ -145,6 +145,7 @@ class Room:
         self._next_auto = 0.0             # when the computer (a bot, chance) may play next
         self._timer = None                # (turn_no, deadline on time.time() in s) of a timed turn
         self._armed = None                # the flick request a real board was armed for
+        self._link_up = True              # a real board's link, as the screens were last told
         self._ambiguous = None            # (log index of the landing, [space, other])
         self._pulse = False               # something just happened (the LED mirror pulses)
         self.busy = None                  # "Cy is thinking" while the computer plays
@@ -332,6 +333,7 @@ class Room:
             self.table.undo_mine(mine or self.people)
         else:
             self.table.undo(1)
+        self._armed = None            # a real board is armed again for the flick now due
         self._after_change()
 
     def _op_correct(self, screen, msg):
@@ -342,6 +344,7 @@ class Room:
         if not isinstance(space, (str, int)) or isinstance(space, bool):
             raise RoomError("correct needs the space the marble is really on")
         self.table.correct(str(space))
+        self._armed = None
         self._after_change()
 
     def _op_choose(self, screen, msg):
@@ -446,6 +449,7 @@ class Room:
 
     def _tick(self):
         g = self.game
+        self._watch_board()
         if g.over:
             return
         now = time.monotonic()
@@ -465,12 +469,33 @@ class Room:
         req = g.flick_request()
         if req is not None and req["seat"] == seat and port is not None and not port.simulated:
             # a person's flick at a real board: arm it once, then watch for the result
+            said = self.line_no
             if self._armed != (len(g.log), seat):
                 self.table.arm()
                 self._armed = (len(g.log), seat)
             a = self.table.wait_result(20, step_ms=20)
             if a is not None:
                 self._apply(seat, a)
+            elif self.line_no != said:
+                self._publish()        # the table said something ("put the marble on 7", the board is back)
+
+    def _watch_board(self):
+        """A real board: every screen is told at once when its link goes down or comes back
+        (state.board), and a landing the board has corrected since (the marble moved on) is
+        taken (Table.take_corrections: replaced if nothing but chance was played since)."""
+        port = self.table.port
+        if port is None or isinstance(port, SimPort):
+            return
+        up = bool(port.connected)
+        if up != self._link_up:
+            self._link_up = up
+            self._publish()
+        if self.table.corrections_waiting:
+            ev = self.table.take_corrections()
+            if ev:
+                self._after_change(ev)
+            else:
+                self._publish()        # the table says why nothing was changed
 
     def _keep_time(self):
         """Timed turns: the board keeps the time (its expiry passes the turn); with no board
@@ -662,6 +687,7 @@ class Room:
             "can_undo": bool(g.log) and (bool(mine) or role == TABLE) and not self.busy,
             "leds": {"pixels": L.pixels(g, pulse=self._pulse), "ring": L.ring_info()},
             "log": self.lines[-LOG_KEEP:], "sim": sim, "over": g.over,
+            "board": self.health() if self.mode == "board" else None,
             "seats": [{"seat": i, "name": n, "plays": self.seats.get(i, "human")} for i, n in enumerate(names)],
         }
 

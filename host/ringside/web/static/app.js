@@ -192,7 +192,10 @@ function render() {
   document.body.dataset.over = s.over ? "1" : "0";
   $("title").textContent = pic.title;
   $("you").textContent = s.you.role === "seat" ? `${s.you.name}'s screen (seat ${s.you.seat + 1})` : "the table's screen";
-  $("status").textContent = s.busy ? s.busy + "..." : "";
+  // a real board's link lost: said on every screen until it is back (the game waits for it)
+  const lost = s.board && /^lost/.test(s.board.link || "") ? `The board: ${s.board.link}` : "";
+  $("status").textContent = s.busy ? s.busy + "..." : lost;
+  document.body.dataset.board = s.board ? (lost ? "lost" : "up") : "";
   drawPicture();
   const ring = $("picture").querySelector(".rs-ring");
   if (ring) ring.classList.toggle("rs-can-drag", Boolean(s.flick));
