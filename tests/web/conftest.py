@@ -32,9 +32,7 @@ from pathlib import Path
 
 import pytest
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+from ringside.web.browser import ARGS, CHROMIUM  # noqa: F401 (ARGS: the flags every browser test runs with)
 STATIC = Path(__file__).resolve().parents[2] / "host" / "ringside" / "web" / "static"
 
 HARNESS = b"""<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,">
@@ -59,7 +57,8 @@ def _missing() -> str | None:
 
 def launch_chromium(playwright):
     """Debian's chromium, headless, as every browser test runs it."""
-    return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+    from ringside.web import browser
+    return browser.launch(playwright)
 
 
 def open_page(browser):

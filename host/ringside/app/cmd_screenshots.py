@@ -8,22 +8,19 @@ downloaded: no chromium, or no playwright package, is said in one line.
 """
 from __future__ import annotations
 
-import os
 import tempfile
 import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ringside.errors import UsageError
+from ringside.web import browser as browser_
 
 if TYPE_CHECKING:
     import argparse
 
     from ringside.web.live import LiveServer
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
 # one picture per game: the gallery's sample of that id
 SHOTS = ("darts", "wildwest", "doubles", "circle", "circleville")
 
@@ -40,8 +37,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def _need_browser():
-    if not os.path.exists(CHROMIUM):
-        raise UsageError("no browser: %s is not installed (apt-get install chromium)" % CHROMIUM)
+    browser_.require()
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -83,7 +79,7 @@ def take(out_dir: Path, only: list | None = None, width: int = 1280, height: int
         srv = LiveServer(settings).start()
         try:
             with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+                browser = browser_.launch(p)
                 try:
                     ctx = browser.new_context(viewport={"width": width, "height": height}, reduced_motion="reduce")
                     page = ctx.new_page()

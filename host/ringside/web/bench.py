@@ -20,9 +20,8 @@ import tempfile
 import time
 from pathlib import Path
 
-CHROMIUM = "/usr/bin/chromium"
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
-        "--disable-sync", "--no-first-run"]
+from ringside.web import browser as browser_
+
 
 
 def _pct(xs: list, q: float) -> float | None:
@@ -41,8 +40,7 @@ def run(viewers: int = 8, landings: int = 20, loads: int = 5, seed: int = 1, spe
     from ringside.web import lobby as LB
     from ringside.web.live import LiveServer
     import os
-    if not os.path.exists(CHROMIUM):
-        raise UsageError("no browser: %s is not installed (apt-get install chromium)" % CHROMIUM)
+    browser_.require()
     if not 1 <= viewers <= 32 or landings < 1 or loads < 1:
         raise UsageError("--viewers takes 1 to 32, --landings and --loads at least 1")
     save = Path(tempfile.mkdtemp(prefix="ringside-bench-page-"))
@@ -54,7 +52,7 @@ def run(viewers: int = 8, landings: int = 20, loads: int = 5, seed: int = 1, spe
         quiet = srv.new_room({"game": "darts", "players": [{"name": "Ann"}, {"name": "Bob"}], "ring": "typed",
                               "seed": seed})
         with sync_playwright() as p:
-            b = p.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+            b = browser_.launch(p)
             try:
                 times = []
                 for _ in range(loads):
