@@ -484,3 +484,65 @@ def test_the_page_says_to_put_the_marble_on_the_start(board, client):
             if m["type"] == "state" and any("put the marble on 7" in ln["text"] for ln in m["log"]):
                 break
         assert len(room.game.log) == 1 and {x["seat"] for x in m["moves"]} == {1}
+
+
+def test_the_lobby_tells_a_real_boards_calibration_age_and_its_level(board, client, monkeypatch, tmp_path):
+    """The board has no calendar: `ringside calibrate --port` notes the date on this computer
+    by the board's uid, and the lobby says how long ago; the board's own `not_level` report
+    (the marble swinging round a low point) turns the level from "level" to "not level"."""
+    import argparse
+
+    from ringside import calibration_record
+    from ringside.app import cmd_ring
+    from ringside.calibration import CalibrationResult, SensorFit
+
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    b = board()
+    c = client()
+    d, room = board_room(c, b.port)
+
+    def health():
+        return c.get("/api/rooms/%s" % d["room"]).json()["health"]
+    assert health()["calibration"].startswith("not calibrated from this computer")
+    assert health()["level"] == "level (no swing reported since the board started)"
+    uid = room.table.port.link.board_uid
+    assert uid
+    # three days ago, by this computer
+    assert calibration_record.record(uid, 12, 0, now=time.time() - 3 * 86400 - 60)
+    assert health()["calibration"] == "calibrated 3 days ago (from this computer)"
+    # `ringside calibrate --port` on this board notes it (the placements, a person's part, faked)
+    room.stop()
+    fits = [SensorFit(sensor=i, points=3, offset_mm=0.0, scale=1.0, residual_mm=0.1) for i in range(12)]
+    monkeypatch.setattr(cmd_ring, "calibrate", lambda *a, **k: CalibrationResult(fits=fits, rolled=1))
+    args = argparse.Namespace(ring=None, side="darts", ideal=False, port=b.port, spaces=None, out=None, json=False)
+    assert cmd_ring.cmd_calibrate(args) == 0
+    got = calibration_record.last(uid)
+    assert got["sensors"] == 12 and got["rolled"] == 1 and time.time() - got["at"] < 60
+    # a tilted ring: the board reports the swing, the lobby says so
+    d, room = board_room(c, b.port)
+    b.on_board(lambda: b.srv.board.marble.set_tilt(1.0, 0.0))
+    for k, travel in enumerate((100.0, -140.0, 200.0, -90.0, 160.0)):     # as tests/e2e's tilted ring
+        b.flick(travel, seed=k)
+        try:
+            wait(lambda: health()["level"].startswith("not level: low point near"), 8, "a swing seen")
+            break
+        except AssertionError:
+            continue
+    assert health()["level"].startswith("not level: low point near"), health()
+    assert "calibrated" in health()["calibration"] and "1 placements rolled away" in health()["calibration"]
+
+
+def test_the_calibration_record_survives_a_bad_file_and_keeps_the_newest(tmp_path):
+    from ringside import calibration_record as CR
+    p = tmp_path / "calibrations.json"
+    assert CR.last("sim6", p) is None
+    p.write_text("{not json")
+    assert CR.last("sim6", p) is None                     # unreadable: never calibrated, no traceback
+    assert CR.record("sim6", 12, path=p, now=100.0)
+    assert CR.last("sim6", p) == {"at": 100.0, "sensors": 12, "rolled": 0}
+    assert not CR.record(None, 12, path=p)                # a board with no uid is not noted
+    for k in range(CR.KEEP + 5):
+        CR.record("b%d" % k, 12, path=p, now=200.0 + k)
+    assert CR.last("sim6", p) is None and CR.last("b%d" % (CR.KEEP + 4), p) is not None
+    p.write_text('{"x": {"at": true}, "y": [1], "z": {"at": 5}}')
+    assert CR.last("x", p) is None and CR.last("y", p) is None and CR.last("z", p) == {"at": 5}

@@ -301,6 +301,9 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print("calibrating the board on %s: set the marble on each space when asked" % args.port)
         try:
             res = calibrate(table, ring_d, side=args.side, spaces=args.spaces, log=print)
+            # the board has no calendar: this computer keeps the date, for the lobby's health
+            from ringside import calibration_record
+            calibration_record.record(table.link.board_uid, len(res.fits), res.rolled)
         finally:
             table.close()
         saved = None

@@ -132,6 +132,7 @@ class Link:
         self.scene = Scene()
         self.board: dict = {}                 # the last accepted hello's fields
         self._faulty: set = set()             # sensors reported faulty since that hello
+        self.not_level: dict | None = None    # the board's last not_level since that hello (the ring tilts)
         self.board_uid: str | None = None     # the identity of the board in use (hello uid=)
         self._identified = False              # a board has been identified on this link
         self._hello: dict = {}                # the last hello received (checked before use)
@@ -632,6 +633,7 @@ class Link:
         self._identified = True
         self.board = dict(hello)
         self._faulty = set()
+        self.not_level = None
         self.scene.leds = hello.get("leds") if isinstance(hello.get("leds"), int) \
             and hello.get("leds") > 0 else self.scene.leds
 
@@ -835,6 +837,7 @@ class Link:
             return
         self.board = dict(hello)
         self._faulty = set()
+        self.not_level = None
         if not solicited:  # nobody asked: the board has just started
             self.stats["resets"] += 1
             self._emit("board_reset", dict(hello), now, seq)
@@ -876,6 +879,8 @@ class Link:
             self._faulty.add(fields.get("id"))
         elif kind == "sensor_ok":
             self._faulty.discard(fields.get("id"))
+        elif kind == "not_level":
+            self.not_level = dict(fields)
         self.scene.on_event(kind, fields, now)
         self._emit(kind, fields, now, seq)
 

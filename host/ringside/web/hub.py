@@ -812,8 +812,18 @@ def board_health(port: Any, mode: str) -> dict:
         out["sensors"] = "%s of %s working" % (hello.get("healthy", "?"), hello.get("sensors", "?"))
     else:
         out["sensors"] = "unknown (no hello from the board yet)"
-    out["calibration"] = "see `ringside calibrate`"
-    out["level"] = "unknown until the board reports"
+    from ringside import calibration_record
+    cal = calibration_record.last(getattr(link, "board_uid", None))
+    if cal is not None:
+        out["calibration"] = "calibrated %s (from this computer%s)" % (
+            _age(cal["at"]), ", %d placements rolled away" % cal["rolled"] if cal.get("rolled") else "")
+    else:
+        out["calibration"] = "not calibrated from this computer: `ringside calibrate --port ...` (the board keeps its own)"
+    nl = getattr(link, "not_level", None)
+    if isinstance(nl, dict) and isinstance(nl.get("low"), int):
+        out["level"] = "not level: low point near %.0f degrees" % (nl["low"] / 100.0)
+    else:
+        out["level"] = "level (no swing reported since the board started)"
     return out
 
 
@@ -823,4 +833,6 @@ def _age(t: float) -> str:
         return "%d seconds ago" % s
     if s < 5400:
         return "%d minutes ago" % (s // 60)
-    return "%d hours ago" % (s // 3600)
+    if s < 2 * 86400:
+        return "%d hours ago" % (s // 3600)
+    return "%d days ago" % (s // 86400)
