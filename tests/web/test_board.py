@@ -457,7 +457,7 @@ def test_a_landing_the_board_corrects_is_replaced_in_the_room(board, client):
     wait(lambda: len(room.game.log) == 1, what="Ann's landing")
     first = room.game.log[0][1]
     b.on_board(lambda: b.srv.board.marble.set_tilt(1.5, (b.srv.board.marble.position_deg + 40.0) % 360.0))
-    wait(lambda: room.table.corrections == 1, 15, "the board's correction replacing the landing")
+    wait(lambda: room.table.corrections == 1, 45, "the board's correction replacing the landing")
     assert len(room.game.log) == 1
     now = room.game.log[0][1]
     assert now["space"] != first["space"] and b.marble_space() in (now["space"], now.get("alt"))
@@ -524,7 +524,7 @@ def test_the_lobby_tells_a_real_boards_calibration_age_and_its_level(board, clie
     for k, travel in enumerate((100.0, -140.0, 200.0, -90.0, 160.0)):     # as tests/e2e's tilted ring
         b.flick(travel, seed=k)
         try:
-            wait(lambda: health()["level"].startswith("not level: low point near"), 8, "a swing seen")
+            wait(lambda: health()["level"].startswith("not level: low point near"), 15, "a swing seen")
             break
         except AssertionError:
             continue
