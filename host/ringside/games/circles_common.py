@@ -410,3 +410,13 @@ class BotFamily:
     def choose(self, game: Game, seat: int, rng: random.Random | None = None) -> dict:
         """The good bot's choice (the module-level bot of the contract)."""
         return self.good().choose(game, seat, rng)
+
+    def levels(self) -> dict:
+        """The levels of the table contract (ringside.bots), weakest first: random, easy (a
+        beginner's flicks: the weak bot) and good, each a Flicking bot (it aims on the ring)."""
+        from ringside import bots as B
+        return {
+            "random": lambda seed=0: B.Flicking("random", self.random_bot(seed), seed),
+            "easy": lambda seed=0: B.Flicking("easy", self.weak(seed), seed),
+            "good": lambda seed=0: B.Flicking("good", self.good(seed), seed),
+        }

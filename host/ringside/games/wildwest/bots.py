@@ -191,14 +191,4 @@ make = _FAMILY.make
 choose = _FAMILY.choose
 
 
-# ----- the levels of the table contract (ringside.bots): weakest first --------------------
-def _levels():
-    from ringside import bots as B
-    return {
-        "random": lambda seed=0: B.Flicking("random", _FAMILY.random_bot(seed), seed),
-        "easy": lambda seed=0: B.Flicking("easy", _FAMILY.weak(seed), seed),   # a beginner's flicks
-        "good": lambda seed=0: B.Flicking("good", _FAMILY.good(seed), seed),
-    }
-
-
-LEVELS = _levels()
+LEVELS = _FAMILY.levels()       # the table contract's levels (ringside.bots): weakest first
