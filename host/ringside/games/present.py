@@ -251,6 +251,19 @@ class Fallback:
         return led_frame(player=seat_colour(seat) if seat is not None else None)
 
 
+def summary_line(said: list[str], next_text: str, width: int = 160) -> str:
+    """A presenter's one short line after a step: the events' sentences (as many as fit in
+    width, then "(and N more)") and what comes next."""
+    head = ""
+    for i in range(len(said)):
+        more = "; ".join(said[:i + 1])
+        if len(more) > width and i:
+            head = "; ".join(said[:i]) + " (and %d more)" % (len(said) - i)
+            break
+        head = more
+    return ("%s. Next: %s" % (head, next_text)) if head else "Next: %s" % next_text
+
+
 def event_text(presenter: ModuleType | type, ev: dict) -> str:
     """The words for an event through a presenter (its own event_text, else the event's text)."""
     fn = getattr(presenter, "event_text", None)

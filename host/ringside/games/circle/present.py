@@ -401,15 +401,7 @@ def event_text(ev: dict) -> str:
 def step_line(game: Game, events: list[dict], width: int = 160) -> str:
     """One short line after a step: what changed (the events' sentences) and what comes next."""
     said = [e.get("text", "") for e in events if e.get("text")]
-    head = ""
-    for i in range(len(said)):
-        more = "; ".join(said[:i + 1])
-        if len(more) > width and i:
-            head = "; ".join(said[:i]) + " (and %d more)" % (len(said) - i)
-            break
-        head = more
-    nxt = status(game, game.view(None))
-    return ("%s. Next: %s" % (head, nxt)) if head else "Next: %s" % nxt
+    return P.summary_line(said, status(game, game.view(None)), width)
 
 
 # ----- the LEDs --------------------------------------------------------------------------

@@ -548,14 +548,7 @@ def step_line(game: Game, events: list[dict], width: int = 160) -> str:
     """One short line after a step: what changed (the events' sentences) and what comes next,
     so a screen need not redraw the whole table after every small action."""
     said = [e.get("text", "").rstrip(".") for e in events if e.get("type") not in QUIET and e.get("text")]
-    head = ""
-    for i in range(len(said)):
-        more = "; ".join(said[:i + 1])
-        if len(more) > width and i:
-            head = "; ".join(said[:i]) + " (and %d more)" % (len(said) - i)
-            break
-        head = more
-    return ("%s. Next: %s" % (head, status(game))) if head else "Next: %s" % status(game)
+    return P.summary_line(said, status(game), width)
 
 
 # ----- the LEDs --------------------------------------------------------------------------
