@@ -3,6 +3,7 @@
 // server lists, and sends back the one chosen with the seq of the table it was chosen on.
 import * as R from "/static/render.js";
 import * as sound from "/static/sound.js";
+import { el } from "/static/dom.js";
 
 const params = new URLSearchParams(location.search);
 const token = params.get("t");
@@ -31,18 +32,6 @@ function query(extra) {
   for (const [k, v] of Object.entries(extra || {})) q.set(k, v);
   const s = q.toString();
   return s ? "?" + s : "";
-}
-
-function el(tag, attrs, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "onclick") e.addEventListener("click", v);
-    else if (k === "text") e.textContent = v;
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const k of kids) if (k !== null && k !== undefined) e.append(k);
-  return e;
 }
 
 function banner(text, kind) {

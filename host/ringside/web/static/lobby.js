@@ -1,21 +1,10 @@
 // The lobby: pick a game, its players and the ring; resume a save; see the boards' health.
+import { el } from "/static/dom.js";
 const params = new URLSearchParams(location.search);
 const token = params.get("t");
 const q = token ? "?t=" + encodeURIComponent(token) : "";
 const $ = (id) => document.getElementById(id);
 let lobby = null;
-
-function el(tag, attrs, ...kids) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs || {})) {
-    if (v === null || v === undefined || v === false) continue;
-    if (k === "onclick") e.addEventListener("click", v);
-    else if (k === "text") e.textContent = v;
-    else e.setAttribute(k, v === true ? "" : v);
-  }
-  for (const k of kids) if (k !== null && k !== undefined) e.append(k);
-  return e;
-}
 
 function banner(text) {
   const b = $("banner");
