@@ -32,6 +32,7 @@ from pathlib import Path
 
 from ringside.calibration import space_centres, true_range_mm
 from ringside.errors import UsageError
+from ringside.sim.board import SimTable
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -54,12 +55,13 @@ STATUS_NO_ANSWER = 255
 STATUS_HARDWARE = 5
 
 
-class SimBench:
-    """The simulated board with the physical sensor model, the simulator placing the marble."""
+class SimBench(SimTable):
+    """The simulated board with the physical sensor model, the simulator placing the marble
+    (frames, send and advance are SimTable's)."""
 
     def __init__(self, seed: int = 1, faults: dict[int, str] | None = None, ring_bytes: bytes | None = None):
         from ringside.sim.board import SimBoard
-        self.board = SimBoard(ring_bytes, seed=seed, sensor_model="physical", bus="register")
+        super().__init__(SimBoard(ring_bytes, seed=seed, sensor_model="physical", bus="register"))
         for i, kind in (faults or {}).items():
             if kind not in MOUNT_FAULTS and kind not in ("dead", "stuck", "noisy"):
                 raise UsageError("unknown fault %r for sensor %d (use misaimed, nobaffle, "
@@ -68,21 +70,10 @@ class SimBench:
         self.ring_dict = self.board.ring_dict
         self.simulated = True
 
-    @property
-    def frames(self) -> list:
-        return self.board.frames
-
-    def send(self, kind: str, **fields: Any) -> None:
-        self.board.send(kind, **fields)
-        self.board.advance(self.board.loop_ms * 2)
-
-    def advance(self, ms: int) -> None:
-        self.board.advance(ms)
-
     def empty(self) -> None:
         self.board.lift()
 
-    def place(self, angle_deg: float, name: str) -> None:
+    def place(self, angle_deg: float, name: str | None = None) -> None:
         self.board.place(angle_deg, lift_ms=0)
 
     def close(self) -> None:
