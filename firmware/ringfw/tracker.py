@@ -1116,7 +1116,13 @@ class Tracker:
             if edge >= self.ring.sigmas_x10 * u // 10:
                 nb = -1
             # confidence = the chance (%) that the reported space is right, for a normal
-            # error of this size: Phi(edge / u), tabulated in quarter sigmas
+            # error of this size: Phi(edge / u), tabulated in quarter sigmas. The error is
+            # the rest point's and, independent of it, what calibration and the marble's
+            # place across the groove leave in this landing (cal_sigma: about 0.4 deg under
+            # the physical model, which no number of readings averages away)
+            cs = self.ring.cal_sigma
+            if cs > 0:
+                u = isqrt(u * u + cs * cs)
             z4 = 4 * edge // u
             conf = _PHI_PCT[z4] if z4 < 12 else 100
             if nb >= 0 and conf > 99:
