@@ -175,6 +175,9 @@ class Tracker:
         self.arc_lo = -1                          # _blind_arc's answer
         self.acq_i = -1                           # the one sensor the marble was found by
         self.blind_a = -1                         # where it landed blind (until found again)
+        self.bl_dir = 0                           # ... which way the flick took it out of the
+        self.bl_a = -1                            # ... arc (two readings leaving it: the first,
+        self.bl_t = 0                             # ... and when)
         self.bx_a = 0                             # the last reading far from a blind arc the
         self.bx_t = -1                            # ... marble is in, and when
         self.arc_hi = -1
@@ -346,6 +349,8 @@ class Tracker:
             if not self._from_blind(now, ang):
                 return   # a stray reading far from the blind arc the marble is in
         if st == _NONE:
+            if self.blind_a >= 0 and self.armed and not self.bl_dir:
+                self._left_blind(now, ang)
             self._acquire(now, ang)
             if self.state != _NONE:
                 # found. If only one sensor's one value says so, a stuck sensor may have
@@ -353,8 +358,13 @@ class Tracker:
                 self.acq_i = i if self.same_n[i] >= 2 else -1
                 if self.blind_a >= 0 and self.armed:
                     # it rested in a blind arc, and the flick that was due took it out
-                    # unseen: that flick, from where it landed blind (the shorter way)
-                    self.start = self.pos - sdiff(self.pos, self.blind_a)
+                    # unseen: that flick, from where it landed blind, the way it was seen
+                    # leaving the arc (too fast to be found on the way); not seen: the
+                    # shorter way
+                    if self.bl_dir:
+                        self.start = self.pos - self.bl_dir * wrap((self.pos - self.blind_a) * self.bl_dir)
+                    else:
+                        self.start = self.pos - sdiff(self.pos, self.blind_a)
                     self.flicked = True
                     self.self_start = False
                     self.dir = 1 if self.pos > self.start else -1
@@ -365,6 +375,8 @@ class Tracker:
                     self.tp_t = now
                     self._event(EV_MOVING, self.blind_a, self.dir, 0, 0, 0, 0)
                 self.blind_a = -1
+                self.bl_dir = 0
+                self.bl_a = -1
         elif st == _REST:
             if i != self.acq_i and -_MOVE_T < sdiff(ang, wrap(self.rest)) < _MOVE_T:
                 self.acq_i = -1
@@ -1247,11 +1259,29 @@ class Tracker:
         self.redo = False
         self.revise = -1
         self.blind_a = a
+        self.bl_dir = 0
+        self.bl_a = -1
         if not flicked:
             self._event(EV_PLACED, k, a, 0, 0, 0, 0)   # set down there, not flicked: no landing
             return
         self._event(EV_LANDED, k, nb, a, x - self.start, 5,
                     LF_BLIND | ((k0 & 63) << 2) | ((cnt & 63) << 8))
+
+    def _left_blind(self, now, ang):
+        """A flick is due for a marble that landed blind: two readings at one end of its arc,
+        the second 3 deg further out (within _CHAIN_MS), are the marble leaving the arc that way. (A
+        marble resting at the arc's edge, seen by a window's fringe, repeats one place.)"""
+        self._blind_arc(self.blind_a)
+        if self.arc_lo < 0 or not self._at_arc(ang):
+            return
+        d = sdiff(ang, self.blind_a)
+        if self.bl_a >= 0 and tdiff(now, self.bl_t) < _CHAIN_MS:
+            d0 = sdiff(self.bl_a, self.blind_a)
+            if (d > 0) == (d0 > 0) and (d - d0 if d > 0 else d0 - d) >= 300:
+                self.bl_dir = 1 if d > 0 else -1
+                return
+        self.bl_a = ang
+        self.bl_t = now
 
     def _blind_arc(self, a):
         """The blind arc (no healthy sensor sees it) nearest angle a (cd): its first and
