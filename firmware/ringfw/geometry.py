@@ -56,7 +56,7 @@ class Ring:
     the sensors (sensor_count; arrays indexed by sensor: sensor_angle, sensor_dir,
     view_min, view_max, off16, scale_q12, sensor_address, xshut_pin), sides and side_names, the track (radius, marble_r), the LEDs (led_count,
     led0, led_dir, led_pin, led_cap: the USB power cap), detection settings (margin,
-    sigmas_x10, reading_sigma, still_ms, still_ms_tilted), sensor timing (budget_ms,
+    sigmas_x10, reading_sigma, cal_sigma, still_ms, still_ms_tilted), sensor timing (budget_ms,
     i2c_hz, i2c_pins), digest (crc32 of the file) and the range table."""
 
     def side(self, name):

@@ -192,6 +192,9 @@ def ring_from(d, digest=0):
         r.margin = _cd(det.get("ambiguity_margin_deg", 0.1))
         r.sigmas_x10 = int(det.get("ambiguity_sigmas", 2.5) * 10 + 0.5)
         r.reading_sigma = _cd(det.get("reading_sigma_deg", 0.45))
+        # what calibration and the marble's place across the groove leave in one landing's
+        # angle (a sigma, measured: docs/simulator.md): it does not average out over readings
+        r.cal_sigma = _cd(det.get("calibration_sigma_deg", 0))
         r.still_ms = int(det.get("still_ms", 300))
         r.still_ms_tilted = int(det.get("still_ms_tilted", 2000))
         if not 0 < r.still_ms <= r.still_ms_tilted <= 30000:

@@ -116,6 +116,8 @@ _Z2 = const(6)             # (z = 2.45)^2: a still window's thirds pass 99 % of 
 _TREND_CAP = const(170)
 _ON_V = const(4000)        # cd/s: a marble moving on from a landing starts slower than this
                            # (from a turning point, or a creep); a flick starts faster
+_LEFT_N = const(3)         # readings in a row without the marble: a sensor no longer sees it
+_W_ONE = const(64)         # a rest-point weight: a reading of reading_sigma (see _weight)
 _NOISE_V = const(1000)     # cd/s: a track slower than this is as good as a rest point to
                            # measure a sensor's scatter against
 
@@ -141,6 +143,7 @@ class Tracker:
         # window restarts with every track, whose readings are at most _BLIND_MS apart)
         self.wt = array("H", [0] * _WIN)
         self.wx = array("i", [0] * _WIN)          # ... and unwrapped angles
+        self.ww = bytearray(_WIN)                 # ... and weights, 1/sigma^2 (_weight)
         self.ring = ring
         self.side = ring.sides[0]
         n = ring.sensor_count
@@ -152,6 +155,7 @@ class Tracker:
         self.nonsense = array("i", [0] * n)       # count of readings contradicting the track
         self.last_r = array("i", [-1] * n)        # the last valid range, and how often in a row
         self.same_n = bytearray(n)
+        self.miss = bytearray(n)                  # readings in a row that saw no marble
         self.fol_n = bytearray(n)                 # faulty: readings that agreed with the track,
         self.fol_ref = array("i", [0] * n)        # ... where the track was at the first of them
         self.fol_lo = array("i", [0] * n)         # ... and the span of track they followed
@@ -171,6 +175,9 @@ class Tracker:
         self.arc_lo = -1                          # _blind_arc's answer
         self.acq_i = -1                           # the one sensor the marble was found by
         self.blind_a = -1                         # where it landed blind (until found again)
+        self.bl_dir = 0                           # ... which way the flick took it out of the
+        self.bl_a = -1                            # ... arc (two readings leaving it: the first,
+        self.bl_t = 0                             # ... and when)
         self.bx_a = 0                             # the last reading far from a blind arc the
         self.bx_t = -1                            # ... marble is in, and when
         self.arc_hi = -1
@@ -213,6 +220,7 @@ class Tracker:
         self.pend = False
         self.pend_x = 0
         self.pend_t = 0
+        self.still_w = 0                          # the length of the first still window
         self.margin = ring.margin
         self.reset(0)
         self._recompute_cover()
@@ -303,6 +311,8 @@ class Tracker:
             self.last_r[i] = rng if valid else -1
         if sig >= 0:
             if self._background(now, i, rng, status, valid, sig):
+                if self.miss[i] < 255:
+                    self.miss[i] += 1
                 if self.same_n[i] >= _STUCK_N:
                     self._fault(i, FAULT_STUCK)   # no empty ring returns one range so steadily
                 return
@@ -317,6 +327,10 @@ class Tracker:
             if sig >= 0 and 0 <= rng < self.ring.range_max:
                 tab = self.ring.offset_table
                 self.rsig = self.sigma_mm16(sig) * (tab[rng + 1] - tab[rng]) // 16
+        if ang >= 0:
+            self.miss[i] = 0
+        elif self.miss[i] < 255:
+            self.miss[i] += 1
         if self.same_n[i] >= _STUCK_N and not self.faulty[i] and not (
                 self.state == _REST and ang >= 0
                 and -_MOVE_T < sdiff(ang, wrap(self.rest)) < _MOVE_T):
@@ -335,6 +349,8 @@ class Tracker:
             if not self._from_blind(now, ang):
                 return   # a stray reading far from the blind arc the marble is in
         if st == _NONE:
+            if self.blind_a >= 0 and self.armed and not self.bl_dir:
+                self._left_blind(now, ang)
             self._acquire(now, ang)
             if self.state != _NONE:
                 # found. If only one sensor's one value says so, a stuck sensor may have
@@ -342,8 +358,13 @@ class Tracker:
                 self.acq_i = i if self.same_n[i] >= 2 else -1
                 if self.blind_a >= 0 and self.armed:
                     # it rested in a blind arc, and the flick that was due took it out
-                    # unseen: that flick, from where it landed blind (the shorter way)
-                    self.start = self.pos - sdiff(self.pos, self.blind_a)
+                    # unseen: that flick, from where it landed blind, the way it was seen
+                    # leaving the arc (too fast to be found on the way); not seen: the
+                    # shorter way
+                    if self.bl_dir:
+                        self.start = self.pos - self.bl_dir * wrap((self.pos - self.blind_a) * self.bl_dir)
+                    else:
+                        self.start = self.pos - sdiff(self.pos, self.blind_a)
                     self.flicked = True
                     self.self_start = False
                     self.dir = 1 if self.pos > self.start else -1
@@ -354,6 +375,8 @@ class Tracker:
                     self.tp_t = now
                     self._event(EV_MOVING, self.blind_a, self.dir, 0, 0, 0, 0)
                 self.blind_a = -1
+                self.bl_dir = 0
+                self.bl_a = -1
         elif st == _REST:
             if i != self.acq_i and -_MOVE_T < sdiff(ang, wrap(self.rest)) < _MOVE_T:
                 self.acq_i = -1
@@ -498,7 +521,9 @@ class Tracker:
                     # Gone from the rest point, but readings elsewhere keep agreeing that
                     # it moved that way: it is rolling where fewer sensors see it (a chain
                     # that never reached three), not off the ring. Follow it from there.
-                    self._start_moving(now, self.dev)
+                    # (A healthy sensor other than the chain's that looks at the rest point
+                    # and no longer sees the marble there corroborates one sensor's chain.)
+                    self._start_moving(now, self.dev, self._left_others())
                     return
                 if self.dev_n and tdiff(now, self.dev_t) < _CHAIN_MS:
                     return    # one reading away from it, just now: the next may confirm a roll
@@ -611,8 +636,13 @@ class Tracker:
         if -lim < d < lim:
             self.t_seen = now
             # a reading integrated just before a flick still sees the rest point: only a
-            # later one breaks a chain of deviating readings
-            if tdiff(now, self.dev_t) > 50:
+            # later one breaks a chain of deviating readings (another sensor's, once most
+            # of its integration came after the chain's last reading: neighbours range one
+            # after the other, 32-40 ms apart, so a healthy sensor that keeps seeing the
+            # marble at rest between a faint one's readings must break that one's chain;
+            # not with the very same range again: a stuck sensor says nothing new)
+            dt = tdiff(now, self.dev_t)
+            if dt > 50 or (i != self.dev_i and dt * 2 > self.ring.budget_ms and self.same_n[i] < 2):
                 self.dev_n = 0
             self.nonsense[i] = 0
             return
@@ -621,12 +651,8 @@ class Tracker:
         # where it fills a sliver of it and the blend with the ring reads short, pinned at
         # the window's end (4-6 degrees short at 50 degrees, under the physical model). It
         # says the marble is there or further on: where it rests, not that it moved.
-        r = self.ring
-        off = ((ang - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
-        if off > r.view_max[i] - _SAT_CD and off < r.view_max[i] + 300:
-            roff = ((self.rest - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
-            if off <= roff < r.view_max[i] + _SAT_PAST:
-                return
+        if self._pinned(i, ang, self.rest):
+            return
         # Far from the rest point: the marble moved, or a stray reading. Two agreeing
         # readings that are not one stuck sensor repeating itself = it moved.
         self.nonsense[i] += 1
@@ -710,8 +736,33 @@ class Tracker:
     def _predict(self, now):
         return self.pos + self.vel * tdiff(now, self.t) // 1000
 
+    def _pinned(self, i, ang, x):
+        """Is a reading of sensor i at ang (cd) pinned at its window's far end by a marble
+        further on, at x (cd)? Past a window's end the cone still catches a sliver of the
+        marble and the blend reads short, in the window's last degrees: it says the marble
+        is there or further on, not where."""
+        r = self.ring
+        off = ((ang - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
+        if off > r.view_max[i] - _SAT_CD and off < r.view_max[i] + 300:
+            xoff = ((x - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
+            return off <= xoff < r.view_max[i] + _SAT_PAST
+        return False
+
+    def _past(self, i, x):
+        """Is x (cd) past the far end of sensor i's window, where a healthy sensor sees?"""
+        r = self.ring
+        xoff = ((x - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
+        return r.view_max[i] < xoff < r.view_max[i] + _SAT_PAST and self.cover[x // 100] > 0
+
     def _track(self, now, i, ang):
         dt = ((now - self.t + _TH) & _TM) - _TH
+        if -_FOCUS_V < self.vel < _FOCUS_V and self._past(i, wrap(self.pos)) \
+                and self._pinned(i, ang, wrap(self.pos)):
+            # slow (stopping, or at rest but not yet still), past this sensor's window
+            # where another sensor sees it: its pinned readings would pull the still window
+            # back by degrees, and a window with two clusters degrees apart never holds (no
+            # verdict). (Where no other sensor sees, they are all there is of the marble.)
+            return
         # extrapolate at most 150 ms: a wrong speed must not run the track away
         pred = self.pos + self.vel * (dt if dt < 150 else 150) // 1000
         r = (ang - pred + HALF_TURN) % FULL_TURN - HALF_TURN      # sdiff(ang, wrap(pred))
@@ -782,6 +833,7 @@ class Tracker:
         k = self.wi               # self._push(now, x), written out
         self.wt[k] = now & 0xFFFF
         self.wx[k] = x
+        self.ww[k] = self._weight()
         self.wi = (k + 1) & _WMASK
         if self.wn < _WIN:
             self.wn += 1
@@ -831,9 +883,22 @@ class Tracker:
         k = self.wi
         self.wt[k] = now & 0xFFFF
         self.wx[k] = x
+        self.ww[k] = self._weight()
         self.wi = (k + 1) & _WMASK
         if self.wn < _WIN:
             self.wn += 1
+
+    def _weight(self):
+        """The weight of the reading just fed in the rest point: 1/sigma^2, as _W_ONE for a
+        reading as precise as reading_sigma (or with no signal rate to tell), down to 1 for
+        a faint one (far in a window: 2 deg and more; its blend with the ring also reads
+        it degrees short near the window's end, which the weight keeps down too)."""
+        f = self.ring.reading_sigma
+        g = self.rsig
+        if g <= f:
+            return _W_ONE
+        q = _W_ONE * f * f // (g * g)
+        return q if q > 0 else 1
 
     def _check_still(self, now):
         if not -_ROLLING_V < self.vel < _ROLLING_V:
@@ -874,27 +939,38 @@ class Tracker:
         self.still_since = ss
         if self.first_still < 0:
             self.first_still = now
+            self.still_w = w
         # no creep to be seen at all: the whole window is rest, use all of it
         span = w + 1 if -20 < t < 20 else (2 * w) // 3
+        # Each reading counts by its weight, 1/sigma^2 from its signal (_weight): a faint
+        # far-window reading scatters 5-7 times as much as a near one and, near the
+        # window's end, its blend with the ring reads it degrees short.
+        ww = self.ww
         k = k0
         s = 0
         sq = 0
         n = 0
+        qs = 0
         for _j in range(self.wn):
             if (now - wt[k]) & 0xFFFF >= span:
                 break
             d = wx[k] - m
             if -_STILL_T < d < _STILL_T:
-                s += d
-                sq += d * d
+                q = ww[k]
+                s += q * d
+                sq += q * d * d
+                qs += q
                 n += 1
             k = (k - 1) & _WMASK
         if n < 3:
             return
-        mean = s // n
-        var = sq // n - mean * mean   # cd^2 per reading, measured
-        floor = self.ring.reading_sigma * self.ring.reading_sigma
-        if var < floor:        # never trust a lucky quiet sample more than the sensor's spec
+        mean = s // qs
+        # the weighted spread (cd^2 for a reading of weight qs / n); with weights in
+        # proportion to 1/sigma^2 the mean's variance is that over n
+        var = sq // qs - mean * mean
+        f = self.ring.reading_sigma
+        floor = _W_ONE * f * f * n // qs   # never below the sensor's spec for these readings
+        if var < floor:        # (a lucky quiet sample is not trusted more than that)
             var = floor
         # few readings measure their own spread poorly: widen like Student's t would
         se = (isqrt(var // n) + 1) * (n + 3) // n
@@ -1013,6 +1089,9 @@ class Tracker:
     def _settle(self, now, x, se):
         """The marble rests at x (cd, unwrapped) with standard error se (cd)."""
         self.state = _REST
+        # the marble has been still since the first still window began (that window saw
+        # no motion): the rest began then, not at the landing
+        since = tadd(self.first_still, -self.still_w) if self.first_still >= 0 else now
         self.still_since = -1
         self.first_still = -1
         self.hold_t = -1
@@ -1033,7 +1112,7 @@ class Tracker:
         if self.flicked and not self.quiet:
             self.pend = True
             self.pend_x = a
-            self.pend_t = now
+            self.pend_t = since
         if self.self_start or (self.turns and (x - self.tp_last) * self.dir >= _SWING_MIN):
             # It rolled off by itself, or swung back, well back from its turning point: a
             # slope brought it here. (A track that only seemed to turn back, noisy and
@@ -1049,7 +1128,13 @@ class Tracker:
             if edge >= self.ring.sigmas_x10 * u // 10:
                 nb = -1
             # confidence = the chance (%) that the reported space is right, for a normal
-            # error of this size: Phi(edge / u), tabulated in quarter sigmas
+            # error of this size: Phi(edge / u), tabulated in quarter sigmas. The error is
+            # the rest point's and, independent of it, what calibration and the marble's
+            # place across the groove leave in this landing (cal_sigma: about 0.4 deg under
+            # the physical model, which no number of readings averages away)
+            cs = self.ring.cal_sigma
+            if cs > 0:
+                u = isqrt(u * u + cs * cs)
             z4 = 4 * edge // u
             conf = _PHI_PCT[z4] if z4 < 12 else 100
             if nb >= 0 and conf > 99:
@@ -1174,11 +1259,29 @@ class Tracker:
         self.redo = False
         self.revise = -1
         self.blind_a = a
+        self.bl_dir = 0
+        self.bl_a = -1
         if not flicked:
             self._event(EV_PLACED, k, a, 0, 0, 0, 0)   # set down there, not flicked: no landing
             return
         self._event(EV_LANDED, k, nb, a, x - self.start, 5,
                     LF_BLIND | ((k0 & 63) << 2) | ((cnt & 63) << 8))
+
+    def _left_blind(self, now, ang):
+        """A flick is due for a marble that landed blind: two readings at one end of its arc,
+        the second 3 deg further out (within _CHAIN_MS), are the marble leaving the arc that way. (A
+        marble resting at the arc's edge, seen by a window's fringe, repeats one place.)"""
+        self._blind_arc(self.blind_a)
+        if self.arc_lo < 0 or not self._at_arc(ang):
+            return
+        d = sdiff(ang, self.blind_a)
+        if self.bl_a >= 0 and tdiff(now, self.bl_t) < _CHAIN_MS:
+            d0 = sdiff(self.bl_a, self.blind_a)
+            if (d > 0) == (d0 > 0) and (d - d0 if d > 0 else d0 - d) >= 300:
+                self.bl_dir = 1 if d > 0 else -1
+                return
+        self.bl_a = ang
+        self.bl_t = now
 
     def _blind_arc(self, a):
         """The blind arc (no healthy sensor sees it) nearest angle a (cd): its first and
@@ -1504,6 +1607,21 @@ class Tracker:
                 self._start_moving(now, d, True)
                 self.vel = v
                 self.in_blind_since = now
+                return True
+        return False
+
+    def _left_others(self):
+        """Has the marble left the rest point in the eyes of a sensor other than the one
+        of the chain off it? A healthy one whose window holds the rest point and whose last
+        readings (_LEFT_N in a row) saw no marble at all: its absence is evidence the chain's
+        own sensor cannot give (a noisy sensor alone at a rest point is no witness)."""
+        r = self.ring
+        a = wrap(self.rest)
+        for j in range(self.n):
+            if j == self.dev_i or self.faulty[j] or self.miss[j] < _LEFT_N:
+                continue
+            off = ((a - r.sensor_angle[j]) * r.sensor_dir[j]) % FULL_TURN
+            if r.view_min[j] <= off <= r.view_max[j]:
                 return True
         return False
 

@@ -35,9 +35,6 @@ def make_board(seed=5, tilt=0.0, faults=None, noise=1.0, low_deg=None, model=Non
 # firmware does not yet get it right under the physical model, that run is a known failure
 # (tests/conftest.py, docs/simulator.md "Known failures under the physical model").
 MODELS = ("physical", "ideal")
-NO_VERDICT = ("no verdict within 30 s: after long flicks the tracker does not find the marble "
-              "still among the far-window readings (sigma 5-6 mm) and, having called the level "
-              "ring not level, waits the tilted ring's long windows (issue 14, latency)")
 
 
 @pytest.fixture(scope="module", params=MODELS)
@@ -72,12 +69,7 @@ def test_clockwise_and_anticlockwise(level, travel):
 
 
 @pytest.mark.parametrize("travel", [25.0, 180.0, -180.0, 450.0, -480.0])
-def test_short_half_and_multi_turn(level, travel, known_physical_failure):
-    if travel == 450.0:
-        known_physical_failure(level.sensor_model, NO_VERDICT)
-    if travel == -480.0:      # its travel runs from the last landing, before the 450
-        known_physical_failure(level.sensor_model, "after the 450 deg flick got no verdict, "
-                                                   "the next travel counts from the landing before it")
+def test_short_half_and_multi_turn(level, travel):
     frame, angle, trv = flick(level, travel)
     assert_landing_right(level, frame, angle, trv)
     if abs(travel) > 360:
@@ -102,10 +94,7 @@ def test_off_the_ring(level):
     assert placed and str(placed[-1][2]["sp"]) == "7"
 
 
-def test_stopping_on_a_boundary(level, known_physical_failure):
-    known_physical_failure(level.sensor_model, "reported on one space with confidence 100: after "
-                           "the two-point calibration the angle is biased by about 1 deg (the blend "
-                           "with the empty ring, the groove place), wider than the ambiguity band")
+def test_stopping_on_a_boundary(level):
     # aim the marble exactly at the boundary between two spaces
     start = level.marble.position_deg
     sp = level.ring_dict["sides"]["darts"]["spaces"]
@@ -192,7 +181,6 @@ def test_dead_sensors(dead):
     assert right >= 5
 
 
-@pytest.mark.xfail(reason="known failure after the wave-3 merge: the tracker's sensor-health checks (issue 18) and the latency work (issue 14) were written side by side and pass apart; merged, the high-noise scenario fails", strict=False)
 def test_high_noise():
     """Half again the default noise: landings stay right (or flagged), never a space further off."""
     b = make_board(seed=9, noise=1.5)

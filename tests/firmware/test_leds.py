@@ -135,9 +135,7 @@ def test_landing_pulses_the_landed_space_then_the_scene_returns():
 
 
 @pytest.mark.parametrize("model", ("physical", "ideal"))
-def test_trail_follows_the_marble_while_it_moves(model, known_physical_failure):
-    known_physical_failure(model, "one frame of the trail 13 LEDs long (a short tail is at most "
-                                  "12) with the tracker's moving estimate under the physical model")
+def test_trail_follows_the_marble_while_it_moves(model):
     b = _board(sensor_model=model)
     _cmd(b, "fx", pulse=0)
     ring = b.fw_ring

@@ -1,7 +1,6 @@
 """The tracker's verdicts on a level ring that its noise must not call tilted, on hand-made
 readings (sensors as in test_tracker_start: every 30 degrees from 15, looking 8-46 degrees
 anticlockwise)."""
-import pytest
 import random
 
 from ringfw import hal
@@ -137,7 +136,6 @@ def noisy_flick(seed, sigma_deg=1.3, a0=100.0, travel=30.0, stop_ms=1500, decel=
     return None, None
 
 
-@pytest.mark.xfail(reason="known failure after the wave-3 merge: the tracker's sensor-health checks (issue 18) and the latency work (issue 14) were written side by side and pass apart; merged, the single faint sensor's scatter at rest is called nonsense (FAULT_NONSENSE) and the landing never comes", strict=False)
 def test_a_faint_resting_marble_lands_within_a_second_of_stopping():
     # A 400 ms window's thirds scatter as much as a stopping marble's trend with such
     # readings: passing it was a lottery (bench p95 2.8-4.1 s, physical model, before the
@@ -147,7 +145,6 @@ def test_a_faint_resting_marble_lands_within_a_second_of_stopping():
     assert max(lat) <= 800, lat         # (before: up to 1350 ms on these seeds)
 
 
-@pytest.mark.xfail(reason="known failure after the wave-3 merge: the tracker's sensor-health checks (issue 18) and the latency work (issue 14) were written side by side and pass apart; merged, the single faint sensor's scatter at rest is called nonsense (FAULT_NONSENSE) and the landing never comes", strict=False)
 def test_a_marble_still_rolling_is_not_landed_far_from_where_it_stops():
     # The same noise, a marble slowing at the rolling resistance (15.6 deg/s^2, 50 mm/s^2)
     # to its stop, 20 degrees on: its last 400 ms creep 1.2 degrees. The longer window may

@@ -129,11 +129,8 @@ def test_a_turn_just_outside_the_band_round_the_high_point_is_not_a_landing(cali
     assert abs((b.marble.position_deg - LOW + 180.0) % 360.0 - 180.0) < 25.0
 
 
-def test_level_ring_learns_it_is_level_and_answers_fast_again(calibrated, known_physical_failure):
+def test_level_ring_learns_it_is_level_and_answers_fast_again(calibrated):
     b = board_from(calibrated, 0.0, 90.0)
-    known_physical_failure(b.sensor_model, "a landing declared while the marble still crept "
-                           "0.85 deg, and landings slower than the level ring's 600 ms "
-                           "(issue 14, latency)")
     lat = [flick_and_check(b, speed_for_travel(b.ring_dict, t))
            for t in (100.0, -70.0, 150.0, 40.0, -220.0, 95.0, -130.0, 60.0, 175.0, -85.0)]
     # the first landings wait (the ring might swing); once rests all round the ring

@@ -647,8 +647,19 @@ class SimBoard:
         start = len(self.frames)
         rest_t = None
 
+        def verdict():
+            # A landing that corrects (`corrects`) before this flick's `moving` is the last
+            # flick's, moved on from and corrected where this flick found it: not this one's.
+            moved = False
+            for fr in self.frames[start:]:
+                if fr[1] == "moving":
+                    moved = True
+                elif fr[1] == "off_ring" or (fr[1] == "landed" and (moved or not fr[2].get("corrects"))):
+                    return fr
+            return None
+
         def done(fr):
-            return fr[1] in ("landed", "off_ring")
+            return fr[1] in ("landed", "off_ring") and verdict() is not None
 
         t_end = self.now + timeout_ms
         while self.now < t_end:
@@ -657,9 +668,9 @@ class SimBoard:
                 rest_t = self.now
             elif not self.marble.at_rest:
                 rest_t = None
-            for fr in self.frames[start:]:
-                if fr[1] in ("landed", "off_ring"):
-                    return fr, rest_t
+            fr = verdict()
+            if fr is not None:
+                return fr, rest_t
         return None, rest_t
 
     def frames_of(self, kind: str, since: int = 0) -> list:
