@@ -53,3 +53,34 @@ def test_the_cli_takes_save_traces(tmp_path, capsys):
     assert "--ideal" in tr.head["source"]["command"]
     ok, msg = traces.check(tr, traces.replay(tr))
     assert ok == (tr.head["status"] == "ok"), msg
+
+
+def test_a_copy_of_a_register_board_drives_its_own_bus():
+    # The fake `machine` module's I2C and Pin are closures over one bus: a copy of the board
+    # (a trace's tail, a warm-up) that rebooted made its RangeSensors on the original's bus,
+    # and ranged with the original's chips (--save-traces changed the bench's results).
+    from ringside.sim.board import SimBoard
+    b = SimBoard(None, seed=1, bus="register")
+    b.place(10.0)
+    b.advance(500)
+    twin = traces._copy_board(b)
+    n = b.hw.bus.transfers
+    twin.reboot()
+    twin.advance(300)
+    assert b.hw.bus.transfers == n
+    assert twin.hw.machine is not b.hw.machine
+    rs = twin.sensors.rs
+    assert rs._machine is twin.hw.machine and type(rs._sda) is twin.hw.machine.Pin
+    # the original's pins stay the original's
+    assert b.sensors.rs._machine is b.hw.machine and type(b.sensors.rs._sda) is b.hw.machine.Pin
+
+
+def test_saving_traces_under_a_fault_changes_nothing(tmp_path):
+    # seed 1, stuck:3: before the copies had buses of their own, flick 14's warm-up
+    # rebooted a copy on the original's bus and every flick after it came out otherwise
+    kw = dict(flicks=16, seed=1, fault_specs=[("stuck", 3)])
+    plain = ring.run(**kw)
+    res = ring.run(save_traces=str(tmp_path), **kw)
+    assert res["saved_traces"]
+    assert {k: res[k] for k in _KEYS} == {k: plain[k] for k in _KEYS}
+    assert res["firmware_bus"] == plain["firmware_bus"]

@@ -213,6 +213,44 @@ class _Hardware:
         self.mods = regs.fake_modules(self.bus, self.lines)
         self.machine = self.mods["machine"]
 
+    def __deepcopy__(self, memo):
+        """A copy of the board (a trace's tail, a warm-up) gets fake modules of its own. The
+        fake `machine`'s I2C and Pin are closures over one bus and one set of XSHUT lines, and
+        deepcopy shares modules, functions and classes: a copy that made its bus again
+        (clear_bus, a reboot's bring-up) or drove a pin through them would drive the
+        original board's chips instead of its own, and the original's readings (and its
+        sensors' random streams) would change under it (the bench gave other results with
+        --save-traces). The old modules and their classes map to the new ones in `memo`, so
+        whatever is copied after this (RangeSensors._machine, its Pin objects) follows."""
+        import copy
+        new = _Hardware.__new__(_Hardware)
+        memo[id(self)] = new
+        new.chips = copy.deepcopy(self.chips, memo)
+        new.bus = copy.deepcopy(self.bus, memo)
+        new.lines = copy.deepcopy(self.lines, memo)
+        new.mods = regs.fake_modules(new.bus, new.lines)
+        for name, mod in self.mods.items():          # the classes and functions first
+            twin = new.mods[name]
+            memo[id(mod)] = twin
+            for key, val in vars(mod).items():
+                if not key.startswith("__") and callable(val) and hasattr(twin, key):
+                    memo[id(val)] = getattr(twin, key)
+        for name, mod in self.mods.items():          # then what they recorded
+            twin = new.mods[name]
+            for key, val in vars(mod).items():
+                if key.startswith("__") or callable(val) or key == "lines":
+                    continue
+                got = copy.deepcopy(val, memo)
+                if isinstance(val, list):              # (in place: kbd_intr appends to it)
+                    getattr(twin, key)[:] = got
+                else:
+                    setattr(twin, key, got)
+        new.machine = new.mods["machine"]
+        for key, val in vars(self).items():
+            if key not in vars(new):
+                setattr(new, key, copy.deepcopy(val, memo))
+        return new
+
     def range_sensors(self, ring):
         """board_rp2040.RangeSensors(ring), brought up as at boot (its waits in no time)."""
         import sys
