@@ -107,6 +107,7 @@ _NZ_MIN_N = const(24)      # readings of a resting marble before the score says 
 _NF_FAULT = const(176)     # share (/256) of readings off the rest band that makes it noisy
 _NF_SOLO = const(96)       # ... above which a sensor may not start a flick alone
 _SOLO_N = const(8)         # ... and before one sensor alone may start a flick
+_BW_D = const(300)         # cd: moved this far once found after a blind arc: its way
 _NEAR_BLIND = const(1500)  # cd: a marble lost this close to a blind arc may rest in it
 _BLIND_V = const(25000)    # cd/s: slower than this a lost marble cannot be leaving the ring
 _Z2 = const(6)             # (z = 2.45)^2: a still window's thirds pass 99 % of the time
@@ -178,6 +179,9 @@ class Tracker:
         self.bl_dir = 0                           # ... which way the flick took it out of the
         self.bl_a = -1                            # ... arc (two readings leaving it: the first,
         self.bl_t = 0                             # ... and when)
+        self.bw_from = -1                         # found after leaving a blind arc unseen: where
+        self.bw_a = 0                             # ... it landed blind, where it was found; its
+                                                  # ... way is the track's once it moved _BW_D
         self.bx_a = 0                             # the last reading far from a blind arc the
         self.bx_t = -1                            # ... marble is in, and when
         self.arc_hi = -1
@@ -373,7 +377,14 @@ class Tracker:
                     self.ext_t = now
                     self.tp_last = self.start
                     self.tp_t = now
-                    self._event(EV_MOVING, self.blind_a, self.dir, 0, 0, 0, 0)
+                    if self.bl_dir:
+                        self._event(EV_MOVING, self.blind_a, self.dir, 0, 0, 0, 0)
+                    else:
+                        # not seen leaving: found wherever it first slowed enough to be
+                        # read. The way it is going there is the way the flick took it (the
+                        # shorter way is only a guess): decided once it moved _BW_D (_bw_way)
+                        self.bw_from = self.blind_a
+                        self.bw_a = self.pos
                 self.blind_a = -1
                 self.bl_dir = 0
                 self.bl_a = -1
@@ -383,6 +394,8 @@ class Tracker:
             self._at_rest(now, i, ang)
         else:
             self._track(now, i, ang)
+            if self.bw_from >= 0:
+                self._bw_way(False)
             if self.redo and self.armed and self.state == _MOVING and not (
                     -2 * _SELF_V < self.vel < 2 * _SELF_V):
                 self._hit_moving_on(now)
@@ -1283,6 +1296,27 @@ class Tracker:
         self.bl_a = ang
         self.bl_t = now
 
+    def _bw_way(self, now_or_never):
+        """A marble found after leaving a blind arc unseen (bw_from): once the track has
+        moved _BW_D from where it was found, that is the way the flick went (a flick does not
+        turn back on a level ring), and its travel counts from where it landed blind that
+        way; the moving frame goes out then. now_or_never (a verdict is due first): the way
+        it moved so far, or the shorter way."""
+        d = sdiff(wrap(self.pos), self.bw_a)
+        if -_BW_D < d < _BW_D and not now_or_never:
+            return
+        a0 = self.bw_a
+        frm = self.bw_from
+        self.bw_from = -1
+        if d:
+            w = 1 if d > 0 else -1
+            start = a0 - w * wrap((a0 - frm) * w)
+            shift = self.start - (a0 - sdiff(a0, frm))   # the track may have wrapped since
+            self.start = start + shift
+            self.tp_last = self.start
+            self.dir = w
+        self._event(EV_MOVING, frm, self.dir, 0, 0, 0, 0)
+
     def _blind_arc(self, a):
         """The blind arc (no healthy sensor sees it) nearest angle a (cd): its first and
         last whole degree counting ccw in arc_lo, arc_hi (-1 when the whole ring is seen;
@@ -1671,6 +1705,8 @@ class Tracker:
                 a += 100
 
     def _event(self, kind, a, b, c, d, e, f):
+        if self.bw_from >= 0 and (kind == EV_LANDED or kind == EV_OFF_RING or kind == EV_LOST):
+            self._bw_way(True)     # (its moving frame before any verdict)
         if (kind == EV_LANDED and not f & LF_CORRECTS) or kind == EV_OFF_RING:
             self.armed = False
         if kind == EV_LOST or kind == EV_OFF_RING:
