@@ -27,6 +27,10 @@ import functools
 import http.server
 import json
 import os
+import contextlib
+import signal
+import subprocess
+import sys
 import threading
 from pathlib import Path
 
@@ -184,3 +188,24 @@ def harness(_shared_harness):
       window.clicked = []; }""")
     pg.errors = []
     return pg
+
+
+@contextlib.contextmanager
+def ringside_serve(tmp_path, *args):
+    """`ringside serve ARGS` as a process, as a user starts it (no display, its state in
+    tmp_path); whatever happens in the block, it is killed if it is still running after."""
+    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path), DISPLAY="")
+    p = subprocess.Popen([sys.executable, "-m", "ringside.app.cli", "serve", *args],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        yield p
+    finally:
+        if p.poll() is None:
+            p.kill()
+            p.communicate()
+
+
+def ctrl_c(p) -> tuple:
+    """Ctrl-C to a `ringside serve` process: (its stdout, its stderr) once it has stopped."""
+    p.send_signal(signal.SIGINT)
+    return p.communicate(timeout=30)

@@ -325,21 +325,15 @@ def test_a_marble_put_back_after_leaving_the_ring_is_not_taken_for_a_flick(board
 def test_ringside_serve_board_opens_the_game_on_the_port(board, tmp_path):
     """`ringside serve --game darts --players Ann,Bob --board PATH`, as a user runs it: the
     room is on the board, whose health the lobby reads from its hello; Ctrl-C closes it."""
-    import os
-    import signal
-    import subprocess
-    import sys
     import urllib.request
+
+    from tests.web.conftest import ctrl_c, ringside_serve
 
     from ringside.web.live import free_port
     b = board()
     port = free_port()
-    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path), DISPLAY="")
-    p = subprocess.Popen([sys.executable, "-m", "ringside.app.cli", "serve", "--port", str(port), "--no-browser",
-                          "--game", "darts", "--players", "Ann,Bob", "--board", b.port,
-                          "--saves", str(tmp_path / "cli-saves")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    try:
+    with ringside_serve(tmp_path, "--port", str(port), "--no-browser", "--game", "darts", "--players", "Ann,Bob",
+                        "--board", b.port, "--saves", str(tmp_path / "cli-saves")) as p:
         def lobby():
             try:
                 with urllib.request.urlopen("http://127.0.0.1:%d/api/lobby" % port, timeout=2) as r:
@@ -350,12 +344,7 @@ def test_ringside_serve_board_opens_the_game_on_the_port(board, tmp_path):
         [room] = d["rooms"]
         assert room["mode"] == "board" and room["game"] == "darts"
         assert room["health"]["link"] == "connected" and room["health"]["sensors"] == "12 of 12 working"
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.communicate()
+        out, err = ctrl_c(p)
     assert p.returncode == 0, err
     assert "Traceback" not in out + err and "the games are saved" in err
 

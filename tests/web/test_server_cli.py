@@ -3,7 +3,6 @@ Ctrl-C stops it cleanly (the games saved, no traceback)."""
 from __future__ import annotations
 
 import os
-import signal
 import subprocess
 import sys
 import time
@@ -12,6 +11,8 @@ import urllib.request
 import pytest
 
 from ringside.web.live import free_port
+
+from tests.web.conftest import ctrl_c, ringside_serve
 
 pytest.importorskip("uvicorn")
 
@@ -29,24 +30,15 @@ def _wait_for(url, timeout_s=60):
 
 def test_serve_prints_the_url_serves_a_game_and_stops_cleanly_on_ctrl_c(tmp_path):
     port = free_port()
-    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path), DISPLAY="")
-    p = subprocess.Popen([sys.executable, "-m", "ringside.app.cli", "serve", "--port", str(port), "--no-browser",
-                          "--game", "darts", "--players", "You", "--bots", "Cy:good", "--no-calibrate",
-                          "--saves", str(tmp_path / "saves")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-    try:
+    with ringside_serve(tmp_path, "--port", str(port), "--no-browser", "--game", "darts", "--players", "You",
+                        "--bots", "Cy:good", "--no-calibrate", "--saves", str(tmp_path / "saves")) as p:
         status, body = _wait_for("http://127.0.0.1:%d/" % port)
         assert status == 200 and "lobby" in body.lower()
         saves = list((tmp_path / "saves").glob("darts-*.json"))
         assert len(saves) == 1
         status, body = _wait_for("http://127.0.0.1:%d/table/%s" % (port, saves[0].stem))
         assert status == 200 and "app.js" in body
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.communicate()
+        out, err = ctrl_c(p)
     assert p.returncode == 0, err
     assert "http://127.0.0.1:%d/table/darts-" % port in out
     assert "Traceback" not in out + err
@@ -77,13 +69,10 @@ def test_serve_lan_prints_every_persons_seat_link_with_its_qr_code(tmp_path):
 
     from ringside.web.tokens import qr_text
     port = free_port()
-    env = dict(os.environ, XDG_STATE_HOME=str(tmp_path), DISPLAY="")
-    p = subprocess.Popen([sys.executable, "-m", "ringside.app.cli", "serve", "--lan", "--host", "127.0.0.1",
-                          "--port", str(port), "--no-browser", "--game", "darts", "--players", "Ann,Bob",
-                          "--bots", "Cy:good", "--no-calibrate", "--saves", str(tmp_path / "saves")],
-                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     base = "http://127.0.0.1:%d" % port
-    try:
+    with ringside_serve(tmp_path, "--lan", "--host", "127.0.0.1", "--port", str(port), "--no-browser", "--game",
+                        "darts", "--players", "Ann,Bob", "--bots", "Cy:good", "--no-calibrate",
+                        "--saves", str(tmp_path / "saves")) as p:
         lobby_token = None
         end = time.monotonic() + 60
         while lobby_token is None and time.monotonic() < end:
@@ -93,12 +82,7 @@ def test_serve_lan_prints_every_persons_seat_link_with_its_qr_code(tmp_path):
                 time.sleep(0.2)
         status, _ = _wait_for("%s/?t=%s" % (base, lobby_token))
         assert status == 200
-        p.send_signal(signal.SIGINT)
-        out, err = p.communicate(timeout=30)
-    finally:
-        if p.poll() is None:
-            p.kill()
-            p.communicate()
+        out, err = ctrl_c(p)
     assert p.returncode == 0, err
     links = dict(re.findall(r"^(.*?): (http://\S+)$", out, re.M))
     lobby = links.pop("On the LAN: every page needs its token. The lobby (a phone can scan this)")
