@@ -92,6 +92,7 @@ _DRIFT_T = const(20)       # cd: a watched rest that moved this much between loo
 _CONFIRM_MS = const(250)   # a rest that lasted this long before a flick took it away held
 _ROLLING_V = const(5000)   # cd/s: a track this fast is rolling, not still
 _SWING_HALF_MIN = const(1000)  # ms: shortest half swing that shows a tilt
+_SWING_HALF_MAX = const(8000)  # ms: ... and the longest (0.25 deg: friction holds it before)
 _SAT_CD = const(300)       # cd: the last part of a window, where a marble past it reads
 _SAT_PAST = const(1200)    # cd: ... from this far past the window's end
 # Sensor health (a faulty sensor is not believed; see docs/firmware.md, "Faults"):
@@ -715,6 +716,8 @@ class Tracker:
         self.rev_n = 0
         for j in range(self.n):
             self.nonsense[j] = 0
+            if self.nz_rest[j] == -2:
+                self.nz_rest[j] = -1   # a slow track's offsets belong to that track alone
         self.state = _MOVING
         self.start = self.rest
         self.flicked = True
@@ -1158,7 +1161,8 @@ class Tracker:
             # sensor hand-over, ends beyond them.)
             # (a swing of a tilted ring takes seconds: 3.8 s from one turning point to the
             # next at 1 deg, 1.7 s at 5 deg; two quick reversals are a hand, not a slope)
-            if self.turns >= 2 and self.tp_n and self.tp_period >= _SWING_HALF_MIN:
+            if (self.turns >= 2 and self.tp_n
+                    and _SWING_HALF_MIN <= self.tp_period <= _SWING_HALF_MAX):
                 lo = self.tp_prev if self.tp_prev < self.tp_last else self.tp_last
                 hi = self.tp_last if self.tp_prev < self.tp_last else self.tp_prev
                 if lo - 100 <= x <= hi + 100:
@@ -1218,8 +1222,11 @@ class Tracker:
         self.stab_n += 1
         if self.stab_hi - self.stab_lo >= _LEVEL_SPAN:
             # bands of +-30 deg or more: a tilt under 0.8 deg (at 1 deg they are +-24 deg);
-            # the turning points of such slight tilts are not looked for any more
+            # the turning points of such slight tilts are not looked for any more, and a
+            # tilt seen before (a swing that was not one) is withdrawn
             self.level = True
+            self.tilted = False
+            self.roll_n = 0
 
     def _stable(self, x):
         """Is x (cd) inside the span of rests that held (so the marble cannot creep off)?"""
