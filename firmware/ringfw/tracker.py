@@ -118,6 +118,8 @@ _Z2 = const(6)             # (z = 2.45)^2: a still window's thirds pass 99 % of 
 _TREND_CAP = const(170)
 _ON_V = const(4000)        # cd/s: a marble moving on from a landing starts slower than this
                            # (from a turning point, or a creep); a flick starts faster
+_NEAR_SIG = const(1024)    # signal (9.7 MCPS: 8) of a min-range failure that is the marble
+_NEAR_CD = const(1400)     # cd: a track this close to a sensor's window start may be in front of it
 _LEFT_N = const(3)         # readings in a row without the marble: a sensor no longer sees it
 _W_ONE = const(64)         # a rest-point weight: a reading of reading_sigma (see _weight)
 _NOISE_V = const(1000)     # cd/s: a track slower than this is as good as a rest point to
@@ -346,6 +348,8 @@ class Tracker:
             self._trust(now, i, ang)
             return
         if ang < 0:
+            if status == hal.STATUS_MIN_RANGE_FAIL and sig >= _NEAR_SIG and self.state != _NONE:
+                self._near(now, i)
             return
         st = self.state
         if (st == _REST or (st != _NONE and -_NOISE_V < self.vel < _NOISE_V)) and self._noise(i, ang):
@@ -510,8 +514,8 @@ class Tracker:
             gap = tdiff(now, self.t_seen)
             if gap < 60:
                 return  # seen just now: nothing can have timed out
-            if self._blind_path(self._predict(now)) or (gap > _LOST_MS and self._near_blind()) \
-                    or self._fringe():
+            if (self._blind_path(self._predict(now)) or (gap > _LOST_MS and self._near_blind())
+                    or self._fringe()) and not self._through_blind(gap):
                 # in a blind region (or lost, slow, next to one): sensors cannot see it
                 # there, so absence proves nothing yet
                 if self.in_blind_since < 0:
@@ -723,7 +727,10 @@ class Tracker:
         self.flicked = True
         self.dir = 1 if d > 0 else -1
         self.pos = self.rest + d
-        dt = tdiff(now, self.dev0_t)
+        # the speed between the chain's first and last readings (when the rest is found
+        # lost, later, the time since then would understate it: a marble flicked off at
+        # 570 deg/s, seen twice, read as 95 deg/s and "may rest in the blind arc")
+        dt = tdiff(self.dev_t, self.dev0_t)
         self.vel = (d - self.dev0) * 1000 // dt if dt > 0 else 0
         # A flick starts fast; a marble that creeps off by itself is on a slope. When the
         # host has armed a flick, a slow start is still that flick.
@@ -734,7 +741,8 @@ class Tracker:
             self.pend = False
             if not self.self_start and tdiff(now, self.pend_t) >= _CONFIRM_MS:
                 self._held(self.pend_x)
-        self.t = now
+        # (the position is the chain's last reading's: predict from when it was taken)
+        self.t = self.dev_t if self.dev_n and d == self.dev and dt > 0 else now
         self.t_seen = now
         self.turns = 0
         self.tp_n = 0
@@ -748,6 +756,25 @@ class Tracker:
         self.wn = 0
         self._push(now, self.pos)
         self._event(EV_MOVING, wrap(self.rest), self.dir, 0, 0, 0, 0)
+
+    def _near(self, now, i):
+        """Sensor i sees a bright return nearer than its minimum range: the marble is right in
+        front of it, short of its window (under ~10 deg from it, where only the neighbour's
+        faint far window sees it), not gone. Where the track is that close, or the marble
+        rested in this sensor's window (from where it may have rolled in front of it), this
+        keeps it seen: the lack of valid readings there proves nothing. (Not a reading of
+        where it is: the chain of readings that shows a flick comes from the sensors that
+        see it once it is out of there.)"""
+        r = self.ring
+        if self.state == _REST:
+            x = wrap(self.rest)
+            reach = r.view_max[i] - r.view_min[i] + 300
+        else:
+            x = wrap(self.pos)
+            reach = _NEAR_CD     # (the track lags a marble rolling in)
+        off = ((x - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
+        if off < r.view_min[i] + reach or off > FULL_TURN - 300:
+            self.t_seen = now
 
     def _predict(self, now):
         return self.pos + self.vel * tdiff(now, self.t) // 1000
@@ -1353,6 +1380,26 @@ class Tracker:
             n += 1
         self.arc_lo = lo
         self.arc_hi = hi
+
+    def _through_blind(self, gap):
+        """Was the marble, last seen gap ms ago, too fast to stop in the blind arc ahead of
+        it, and not seen coming out of it by when it must have? Then it left the ring there.
+        (At _BLIND_V, 250 deg/s, it rolls some 77 deg before it stops: drag and rolling
+        resistance, docs/simulator.md; an arc a dead sensor leaves is 20-30 deg.)"""
+        v = self.vel if self.vel >= 0 else -self.vel
+        if v < _BLIND_V or gap <= _LOST_MS:
+            return False
+        seen = wrap(self.seen)
+        self._blind_arc(seen)
+        if self.arc_lo < 0:
+            return False
+        if self.vel > 0:
+            d = wrap(self.arc_hi * 100 + 100 - seen)
+        else:
+            d = wrap(seen - self.arc_lo * 100)
+        if d > HALF_TURN:
+            return False     # the arc nearest is behind it
+        return gap > _LOST_MS + d * 1000 // v
 
     def _near_blind(self):
         """A tracked marble, slow when last seen, lost close to a blind arc: it may rest there
