@@ -64,6 +64,8 @@ _FOCUS_V = const(3000)     # cd/s: slower than this, the one sensor that sees it
 _BG_WARM = const(32)       # readings averaged plainly before the slow average takes over
 _BG_SHIFT = const(5)       # the slow average's gain: 1/32 a reading
 _BG_AWAY = const(500)      # cd: the marble at least this far outside a window is not in it
+_BG_NEW = const(64)        # readings of a steady new return before the background is learned again
+_BG_MOVED = const(1000)    # cd: ... over two rests at least this far apart
 _BG_VALID = const(128)     # valid share (of 255) above which the background returns a range
 _BG_SIG_MIN = const(32)    # signal (9.7 MCPS: 0.25) a return needs: ST's signal-rate limit
 _DEPART_MM = const(8)      # a reading this far from a returning background is a departure...
@@ -110,6 +112,8 @@ _NF_SOLO = const(96)       # ... above which a sensor may not start a flick alon
 _SOLO_N = const(8)         # ... and before one sensor alone may start a flick
 _BW_D = const(300)         # cd: moved this far once found after a blind arc: its way
 _NEAR_BLIND = const(1500)  # cd: a marble lost this close to a blind arc may rest in it
+_LEAVE_V = const(10000)    # cd/s: a track this slow when lost did not leave the ring (a marble
+                           # leaves at 480 deg/s; a track lags a fast marble, seen 170 deg/s)
 _BLIND_V = const(25000)    # cd/s: slower than this a lost marble cannot be leaving the ring
 _Z2 = const(6)             # (z = 2.45)^2: a still window's thirds pass 99 % of the time
 # Half the trend (third against third, cd) of a marble that stops just as an 800 ms window
@@ -194,6 +198,12 @@ class Tracker:
         self.bg_r16 = array("i", [0] * n)         # its range (valid readings), mm * 16
         self.bg_valid = bytearray(n)              # share of its readings that were valid, /255
         self.bg_sig = array("i", [0] * n)         # its signal rate, 9.7 MCPS (as 0x1A)
+        self.bg_vsig = array("i", [0] * n)        # ... that of its valid readings alone
+        self.nb_n = bytearray(n)                  # readings of a return the background lacks
+        self.nb_r = array("i", [0] * n)           # ... (_changed): how many, its range, the
+        self.nb_rest = array("i", [0] * n)        # ... rest point at the first of them, and
+        self.nb_two = bytearray(n)                # ... whether the marble rested elsewhere since
+        self.relearned = 0                        # backgrounds learned again (_changed)
         self.cover = bytearray(360)               # healthy sensors covering each degree
         self.solo = bytearray(360)                # 1 + the sensor that alone sees a degree
         self.blind = 0
@@ -427,11 +437,16 @@ class Tracker:
             learn = off < r.view_min[i] - _BG_AWAY or off > r.view_max[i] + _BG_AWAY
             if learn and self.dev_n and tdiff(now, self.dev_t) < _CHAIN_MS:
                 learn = False    # a reading away from the rest point just now: it may roll
+            if learn and valid and (off < r.view_min[i] - _BG_AWAY
+                                    or off > r.view_max[i] + _SAT_PAST + _BG_AWAY) \
+                    and not (known and self._bg_like(i, rng * 16 - self.bg_r16[i], sig)) \
+                    and self._changed(i, rng, sig):
+                n = 0
+                known = False
         if learn:
             if valid:
                 d = rng * 16 - self.bg_r16[i]
-                if known and not (-_DEPART_MM * 16 < d < _DEPART_MM * 16
-                                  and sig * 4 < self.bg_sig[i] * _CONTRAST_Q):
+                if known and not self._bg_like(i, d, sig):
                     learn = False          # the marble (or a hand), not the ring
                 elif n and not known and sig > 4 * _BG_SIG_MIN and (
                         sig * 4 >= self.bg_sig[i] * _CONTRAST_Q
@@ -456,22 +471,69 @@ class Tracker:
                 if valid:
                     if self.bg_r16[i] == 0:
                         self.bg_r16[i] = rng * 16
+                        self.bg_vsig[i] = sig
                     self.bg_r16[i] += (rng * 16 - self.bg_r16[i]) // n
+                    self.bg_vsig[i] += (sig - self.bg_vsig[i]) >> 2
             else:
                 self.bg_sig[i] += (sig - self.bg_sig[i]) >> _BG_SHIFT
                 self.bg_valid[i] += (v - self.bg_valid[i]) >> _BG_SHIFT
                 if valid:
                     self.bg_r16[i] += (rng * 16 - self.bg_r16[i]) >> _BG_SHIFT
+                    self.bg_vsig[i] += (sig - self.bg_vsig[i]) >> _BG_SHIFT
         if valid and learn and n < _BG_WARM:
             return True    # still learning what this cone sees of the empty ring
         if not valid or n < _BG_WARM // 2 or self.bg_valid[i] < _BG_VALID:
             return False   # no background that returns a range: any valid reading may be it
         # The background returns a range: the marble shows as a departure from it, in range
         # or in signal. A reading that looks like the background is the background.
-        d = rng * 16 - self.bg_r16[i]
-        if -_DEPART_MM * 16 < d < _DEPART_MM * 16 and sig * 4 < self.bg_sig[i] * _CONTRAST_Q:
+        if self._bg_like(i, rng * 16 - self.bg_r16[i], sig):
             return True
         return learn and st == _NONE and sig * 4 < self.bg_sig[i] * _CONTRAST_Q
+
+    def _near_mm16(self, sig):
+        """How far (mm * 16) a range with signal rate sig may scatter from another of the
+        same thing: _DEPART_MM, or 4 sigma of a faint return (at the signal limit a wall's
+        ranges scatter by 10 mm and more)."""
+        t = 4 * self.sigma_mm16(sig)
+        return t if t > _DEPART_MM * 16 else _DEPART_MM * 16
+
+    def _bg_like(self, i, d16, sig):
+        """Does a valid reading d16 (mm * 16) from sensor i's background range, with signal
+        rate sig, look like the background? Near its range, and not much brighter than it
+        is when it returns a range (a wall seen half the time returns 0.6 MCPS where the
+        mean of all its readings, the failed ones too, is 0.15)."""
+        b = self.bg_vsig[i] if self.bg_vsig[i] > self.bg_sig[i] else self.bg_sig[i]
+        t = self._near_mm16(b)
+        return -t < d16 < t and sig * 4 < b * _CONTRAST_Q
+
+    def _changed(self, i, rng, sig):
+        """A valid reading of sensor i that is not its background, while the marble rests
+        far from its window (and past where a sliver of it still shows): has the background
+        changed? A sensor knocked off its aim sees the wall: a return the empty ring did not
+        give, at every rest, which must not stay "the marble" for ever. _BG_NEW such
+        readings alike, across two rests _BG_MOVED apart or more: learn the background
+        again from this reading on. True when it starts again."""
+        t = self._near_mm16(sig) >> 4
+        if self.nb_n[i] and -t < rng - self.nb_r[i] < t:
+            if self.nb_n[i] < 255:
+                self.nb_n[i] += 1
+            if abs(sdiff(wrap(self.rest), self.nb_rest[i])) > _BG_MOVED:
+                self.nb_two[i] = 1
+        else:
+            self.nb_n[i] = 1
+            self.nb_r[i] = rng
+            self.nb_rest[i] = wrap(self.rest)
+            self.nb_two[i] = 0
+        if self.nb_n[i] < _BG_NEW or not self.nb_two[i]:
+            return False
+        self.nb_n[i] = 0
+        self.bg_n[i] = 0
+        self.bg_r16[i] = 0
+        self.bg_sig[i] = 0
+        self.bg_vsig[i] = 0
+        self.bg_valid[i] = 0
+        self.relearned += 1
+        return True
 
     def _unblend(self, i, rng, sig):
         """The marble's own range from a reading that blends it with the background: the
@@ -527,6 +589,14 @@ class Tracker:
             if gap > _LOST_MS:
                 # gone while rolling: off the ring if it was flicked, or if the host had
                 # armed a flick (a marble still settling from being set down is flicked off)
+                if self.flicked and -_LEAVE_V < self.vel < _LEAVE_V:
+                    # ... but a marble leaves the ring only fast (it rides up the wall at
+                    # 1.5 m/s, 480 deg/s): this one rests, unseen, a little further on (a
+                    # sensor that should see it there does not: knocked off its aim)
+                    v = self.vel if self.vel > 0 else -self.vel
+                    reach = _NEAR_BLIND + v // 4
+                    self._land_blind(now, reach if reach < 4000 else 4000)
+                    return
                 if (st == _MOVING and self.flicked) or self.armed:
                     self._event(EV_OFF_RING, wrap(self.pos), self.pos - self.start, 0, 0, 0, 0)
                 else:
@@ -1268,15 +1338,25 @@ class Tracker:
             self.level = False
             self.stab_n = 0
 
-    def _land_blind(self, now):
+    def _land_blind(self, now, reach=0):
         # The marble went into a region no healthy sensor sees and never came out (or was
         # lost, slow, next to one): it rests somewhere in that arc. Report the arc's spaces
-        # as the candidates (and the track's guess among them), never off_ring.
+        # as the candidates (and the track's guess among them), never off_ring. reach > 0:
+        # lost, too slow to leave the ring, where sensors should see it: the arc is from
+        # where it was last seen to reach (cd) on, the way it went.
         x = self._predict(self.in_blind_since if self.in_blind_since >= 0 else self.t_seen)
         self.state = _NONE
         side = self.side
         seen = wrap(self.seen)
-        self._blind_arc(seen)
+        if reach:
+            if self.vel >= 0:
+                self.arc_lo = seen // 100
+                self.arc_hi = wrap(seen + reach) // 100
+            else:
+                self.arc_lo = wrap(seen - reach) // 100
+                self.arc_hi = seen // 100
+        else:
+            self._blind_arc(seen)
         lo = self.arc_lo
         hi = self.arc_hi
         if lo < 0:
@@ -1584,8 +1664,8 @@ class Tracker:
         """A reading of faulty sensor i: is it to be trusted again? One that was silent (or
         reported a hardware failure) once it answers sensibly a few times in a row; one that
         was stuck, noisy or contradicted the track only once it has followed the marble:
-        agreed with the track at places at least _FOLLOW_SPAN apart (a stuck sensor agrees
-        with a marble that passes its value, never with one that moves on)."""
+        agreed with the track with readings at least _FOLLOW_SPAN apart (a stuck sensor
+        agrees with a marble that passes its value, never with one that moves on)."""
         st = self.state
         if st == _REST:
             w = wrap(self.rest)
@@ -1608,12 +1688,15 @@ class Tracker:
             return
         d = sdiff(ang, w)
         if -_FOLLOW_T < d < _FOLLOW_T:
+            # the span is of its own readings: a sensor that reads one place (stuck, or
+            # misaimed at the wall) agrees with a marble passing that place over degrees
+            # of track, but its readings do not move with it
             if self.fol_n[i] == 0:
-                self.fol_ref[i] = w
+                self.fol_ref[i] = ang
                 self.fol_lo[i] = 0
                 self.fol_hi[i] = 0
             else:
-                x = sdiff(w, self.fol_ref[i])
+                x = sdiff(ang, self.fol_ref[i])
                 if x < self.fol_lo[i]:
                     self.fol_lo[i] = x
                 if x > self.fol_hi[i]:
@@ -1675,12 +1758,27 @@ class Tracker:
             return True
         return False
 
+    def _answered(self, a, t):
+        """Has a healthy sensor that looks at a (cd) answered with a whole measurement
+        made after t?"""
+        seen = self.last_seen
+        b = self.ring.budget_ms
+        for i in range(self.n):
+            if not self.faulty[i] and self._in_view(i, a) and tdiff(seen[i], t) > b:
+                return True
+        return False
+
     def _rest_unseen(self, now):
         """The marble at rest is not seen any more: True when that proves nothing (yet).
         A sensor repeating one value away from it may be stuck (it is soon flagged, and the
         rest point then may be blind); a marble at rest next to a blind arc that vanishes
         when a flick is due went into the arc: follow it there (never off_ring)."""
         if self.dev_n and self.same_n[self.dev_i]:
+            return True
+        if not self._answered(wrap(self.rest), self.t_seen):
+            # only an answer can show it gone: the sensors that look at the rest point
+            # said nothing since (one dropped off the bus for a moment, not yet flagged
+            # silent): no evidence either way
             return True
         if self.armed and self.blind:
             # gone when a flick is due, on a ring with blind arcs, and not seen leaving fast
