@@ -286,6 +286,7 @@ class Tracker:
         self.first_still = -1
         self.hold_t = -1
         self.hold_x = 0
+        self.trk_n = 0        # readings the track took since it started
 
     def begin(self, now):
         """Start of operation: every sensor gets _SILENT_MS from now to speak."""
@@ -589,10 +590,11 @@ class Tracker:
             if gap > _LOST_MS:
                 # gone while rolling: off the ring if it was flicked, or if the host had
                 # armed a flick (a marble still settling from being set down is flicked off)
-                if self.flicked and -_LEAVE_V < self.vel < _LEAVE_V:
+                if self.flicked and self.trk_n >= 3 and -_LEAVE_V < self.vel < _LEAVE_V:
                     # ... but a marble leaves the ring only fast (it rides up the wall at
-                    # 1.5 m/s, 480 deg/s): this one rests, unseen, a little further on (a
-                    # sensor that should see it there does not: knocked off its aim)
+                    # 1.5 m/s, 480 deg/s): this one, followed slow, rests unseen a little
+                    # further on (a sensor that should see it there does not: knocked off
+                    # its aim). (A track that was never followed knows no speed.)
                     v = self.vel if self.vel > 0 else -self.vel
                     reach = _NEAR_BLIND + v // 4
                     self._land_blind(now, reach if reach < 4000 else 4000)
@@ -788,6 +790,7 @@ class Tracker:
         self.first_still = -1
         self.hold_t = -1
         self.rev_n = 0
+        self.trk_n = 0
         for j in range(self.n):
             self.nonsense[j] = 0
             if self.nz_rest[j] == -2:
@@ -926,6 +929,8 @@ class Tracker:
         self.t = now
         self.t_seen = now
         self.seen = self.pos
+        if self.trk_n < 255:
+            self.trk_n += 1
         if self.flicked:
             if self.self_start and self.armed and not -_SELF_V < self.vel < _SELF_V:
                 self.self_start = False   # the flick that was due came while it crept
