@@ -20,7 +20,6 @@ import gc
 import sys
 import time
 
-_RED = 40            # red level of the fault blink (0..255)
 _LOOP_MS = 8         # the main loop's period: a step, then sleep for what is left
 # Garbage is collected where the loop chooses (docs/firmware.md): right after a step that
 # took sensor readings, once this much has been allocated since boot (steps allocate
@@ -35,12 +34,10 @@ except AttributeError:  # CPython (tests)
     def _sleep_ms(ms):
         time.sleep(ms / 1000)
 _BLINK_S = 0.5       # half period of the fault blink
-_BLUE = 24           # blue level of the safe-mode LEDs
 # The rescue window: this long before anything starts, BOOTSEL, the jumper and Ctrl-C are
 # watched. BOOTSEL held *at power-up* starts the ROM's USB drive instead (the bootrom reads
 # it first), so it is pressed just after plugging in: the window gives a person the time.
 RESCUE_MS = 1500
-_RESCUE_STEP_MS = 10
 # RP2040 WATCHDOG CTRL (base 0x40058000, offset 0x00) through its atomic bit-clear alias
 # (+0x3000); ENABLE is bit 30 (RP2040 datasheet: "Watchdog", list of registers, and 2.1.2
 # "Atomic Register Access"). machine.WDT has no deinit on rp2. Plain ints: both exceed the
@@ -57,47 +54,11 @@ def _print_error(e):
         traceback.print_exception(e)
 
 
-def _led_guess(path):
-    """(pin, count) of the LEDs from ring.json if it can be read at all, else the defaults."""
-    pin, count = 22, 60
-    try:
-        from ringfw.compat import json
-        with open(path) as f:
-            leds = json.load(f)["leds"]
-        pin = int(leds.get("pin", pin))
-        count = int(leds.get("count", count))
-        if not 0 < count <= 1024:
-            count = 60
-    except Exception:
-        pass
-    return pin, count
-
-
 def fault(message, path="ring.json", rounds=-1, pixels=None):
-    """Blink red and print message every 2 s; rounds < 0 = forever (tests pass a count)."""
-    if pixels is None:
-        try:
-            from ringfw import board_rp2040
-            pin, count = _led_guess(path)
-            pixels = board_rp2040.Pixels(pin=pin, count=count)
-        except Exception as e:
-            print("ringside: LEDs unavailable too:", e)
-    buf = None
-    if pixels is not None:
-        buf = bytearray(3 * pixels.count)
-    k = 0
-    while rounds < 0 or k < rounds:
-        print("ringside: FAULT:", message)
-        for phase in (1, 0, 1, 0):
-            if buf is not None:
-                for i in range(1, len(buf), 3):  # G R B: the middle byte is red
-                    buf[i] = _RED * phase
-                try:
-                    pixels.show(buf)
-                except Exception:
-                    buf = None
-            time.sleep(_BLINK_S)
-        k += 1
+    """Blink red and print message every 2 s; rounds < 0 = forever (tests pass a count).
+    The blink is in ringfw.rescue, boot-only code loaded when it is needed."""
+    from ringfw import rescue
+    rescue.fault(message, path, rounds, pixels, _BLINK_S, time.sleep)
 
 
 def _gc_setup(mem_alloc):
@@ -140,54 +101,15 @@ def leave(board):
         stop_watchdog()
 
 
-def _bootsel():
-    """rp2.bootsel_button, or None where there is none (CPython, other ports)."""
-    try:
-        import rp2
-        return rp2.bootsel_button
-    except (ImportError, AttributeError):
-        return None
-
-
-def rescue(ring, board, rescue_ms=RESCUE_MS):
-    """Watch for a rescue for rescue_ms: '' (start the app) or why not (safe mode).
-
-    Read before anything starts (core 1 not running: bootsel_button() briefly turns the
-    flash off). The jumper is ring.json pins.safe, read with the pin's pull-up: a jumper to
-    GND reads 0. Ctrl-C on the console (kbd_intr is on) counts too."""
-    pin = None
-    if ring.safe_pin >= 0:
-        import machine
-        pin = machine.Pin(ring.safe_pin, machine.Pin.IN, machine.Pin.PULL_UP)
-    bootsel = _bootsel()
-    sleep = getattr(board, "_sleep_ms", _sleep_ms)   # virtual time in the tests
-    waited = 0
-    try:
-        while True:
-            if pin is not None and not pin.value():
-                return "jumper on GP%d" % ring.safe_pin
-            if bootsel is not None and bootsel():
-                return "BOOTSEL pressed"
-            if waited >= rescue_ms:
-                return ""
-            sleep(_RESCUE_STEP_MS)
-            waited += _RESCUE_STEP_MS
-    except KeyboardInterrupt:
-        return "Ctrl-C on the console"
-
-
-def _safe_mode(why, ring, board):
-    stop_watchdog()
-    print("ringside: SAFE MODE (%s): the app is not started, the watchdog is off, the REPL "
-          "is free. Remove the jumper / release BOOTSEL and reset to run the app." % why)
-    try:   # every LED dim blue: safe mode is visible without a console
-        px = board.Pixels(ring)
-        buf = bytearray(3 * px.count)
-        for i in range(2, len(buf), 3):   # G R B: the last byte is blue
-            buf[i] = _BLUE
-        px.show(buf)
-    except Exception as e:
-        print("ringside: LEDs unavailable:", e)
+def _rescue(ring, board, rescue_ms):
+    """The rescue window (ringfw.rescue.window): '' to start the app, else safe mode was
+    entered and this says why. The module is dropped with the other boot-only code."""
+    from ringfw import rescue
+    why = rescue.window(ring, board, rescue_ms)
+    if why:
+        stop_watchdog()
+        rescue.safe_mode(why, ring, board)
+    return why
 
 
 def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1, rescue_ms=RESCUE_MS):
@@ -217,14 +139,12 @@ def _run(board, path, steps, serial, fault_rounds, rescue_ms):
         fault("%s is not usable: %s" % (path, e), path, fault_rounds)
         return None
 
-    why = rescue(ring, board, rescue_ms)
-    if why:
-        _safe_mode(why, ring, board)
+    if _rescue(ring, board, rescue_ms):
         return None
 
     try:
         from ringfw.compat import tdiff
-        board.drop_modules(board.BOOT_ONLY)  # ring.json's reader: its RAM back
+        board.drop_modules(board.BOOT_ONLY)  # ring.json's reader, the rescue: their RAM back
         clock = board.Clock()
         print("ringside: starting %d sensors" % ring.sensor_count)
         ranging = board.RangeSensors(ring)
