@@ -462,7 +462,7 @@ class Storage:
 
 
 # Modules needed only while the board starts (or saves a calibration).
-BOOT_ONLY = ("ringfw.ringfile", "ringfw.power", "ringfw.rescue")
+BOOT_ONLY = ("ringfw.ringfile", "ringfw.power")
 
 
 def drop_modules(names):

@@ -38,6 +38,7 @@ _BLINK_S = 0.5       # half period of the fault blink
 # watched. BOOTSEL held *at power-up* starts the ROM's USB drive instead (the bootrom reads
 # it first), so it is pressed just after plugging in: the window gives a person the time.
 RESCUE_MS = 1500
+_RESCUE_STEP_MS = 10
 # RP2040 WATCHDOG CTRL (base 0x40058000, offset 0x00) through its atomic bit-clear alias
 # (+0x3000); ENABLE is bit 30 (RP2040 datasheet: "Watchdog", list of registers, and 2.1.2
 # "Atomic Register Access"). machine.WDT has no deinit on rp2. Plain ints: both exceed the
@@ -56,9 +57,9 @@ def _print_error(e):
 
 def fault(message, path="ring.json", rounds=-1, pixels=None):
     """Blink red and print message every 2 s; rounds < 0 = forever (tests pass a count).
-    The blink is in ringfw.rescue, boot-only code loaded when it is needed."""
-    from ringfw import rescue
-    rescue.fault(message, path, rounds, pixels, _BLINK_S, time.sleep)
+    The blink is in ringfw.blink, loaded only when it is needed."""
+    from ringfw import blink
+    blink.fault(message, path, rounds, pixels, _BLINK_S, time.sleep)
 
 
 def _gc_setup(mem_alloc):
@@ -101,15 +102,46 @@ def leave(board):
         stop_watchdog()
 
 
-def _rescue(ring, board, rescue_ms):
-    """The rescue window (ringfw.rescue.window): '' to start the app, else safe mode was
-    entered and this says why. The module is dropped with the other boot-only code."""
-    from ringfw import rescue
-    why = rescue.window(ring, board, rescue_ms)
-    if why:
-        stop_watchdog()
-        rescue.safe_mode(why, ring, board)
-    return why
+def _bootsel():
+    """rp2.bootsel_button, or None where there is none (CPython, other ports)."""
+    try:
+        import rp2
+        return rp2.bootsel_button
+    except (ImportError, AttributeError):
+        return None
+
+
+def rescue(ring, board, rescue_ms=RESCUE_MS):
+    """Watch for a rescue for rescue_ms: '' (start the app) or why not (safe mode).
+
+    Read before anything starts (core 1 not running: bootsel_button() briefly turns the
+    flash off). The jumper is ring.json pins.safe, read with the pin's pull-up: a jumper to
+    GND reads 0. Ctrl-C on the console (kbd_intr is on) counts too."""
+    pin = None
+    if ring.safe_pin >= 0:
+        import machine
+        pin = machine.Pin(ring.safe_pin, machine.Pin.IN, machine.Pin.PULL_UP)
+    bootsel = _bootsel()
+    sleep = getattr(board, "_sleep_ms", _sleep_ms)   # virtual time in the tests
+    waited = 0
+    try:
+        while True:
+            if pin is not None and not pin.value():
+                return "jumper on GP%d" % ring.safe_pin
+            if bootsel is not None and bootsel():
+                return "BOOTSEL pressed"
+            if waited >= rescue_ms:
+                return ""
+            sleep(_RESCUE_STEP_MS)
+            waited += _RESCUE_STEP_MS
+    except KeyboardInterrupt:
+        return "Ctrl-C on the console"
+
+
+def _safe_mode(why, ring, board):
+    stop_watchdog()
+    from ringfw import blink
+    blink.safe_mode(why, ring, board)
 
 
 def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1, rescue_ms=RESCUE_MS):
@@ -139,12 +171,14 @@ def _run(board, path, steps, serial, fault_rounds, rescue_ms):
         fault("%s is not usable: %s" % (path, e), path, fault_rounds)
         return None
 
-    if _rescue(ring, board, rescue_ms):
+    why = rescue(ring, board, rescue_ms)
+    if why:
+        _safe_mode(why, ring, board)
         return None
 
     try:
         from ringfw.compat import tdiff
-        board.drop_modules(board.BOOT_ONLY)  # ring.json's reader, the rescue: their RAM back
+        board.drop_modules(board.BOOT_ONLY)  # ring.json's reader: its RAM back
         clock = board.Clock()
         print("ringside: starting %d sensors" % ring.sensor_count)
         ranging = board.RangeSensors(ring)

@@ -183,9 +183,7 @@ from ringfw import boot
 from ringfw import board_rp2040 as board
 from ringfw import geometry
 ring = geometry.load('/input/ring.json')
-from ringfw import rescue              # boot._rescue: the rescue window (not waited here)
-rescue = None
-board.drop_modules(board.BOOT_ONLY)    # ring.json's reader and the rescue dropped
+board.drop_modules(board.BOOT_ONLY)    # ring.json's reader dropped
 a = live()
 from ringfw import board_setup
 from ringfw import busio_shim
@@ -241,9 +239,9 @@ def _boot_in(d: Path, free: int | None):
 
 def _heap_on_the_board() -> dict:
     """Heap bytes of the firmware booting from its .mpy files in ringfw.boot.main's order,
-    in the MicroPython VM: the boot module, the board module, the ring (its reader and the
-    rescue window's module then dropped), the Adafruit driver (loaded to bring the sensors
-    up, then dropped with the set-up code), the controller's modules, the controller, core 1's stack. The VM has no
+    in the MicroPython VM: the boot module, the board module, the ring (its reader then
+    dropped), the Adafruit driver (loaded to bring the sensors up, then dropped with the
+    set-up code), the controller's modules, the controller, core 1's stack. The VM has no
     I2C, GPIO or second core, so the script follows boot.main statement by statement with
     fw_replay's stand-ins for the sensors, LEDs, serial port and watchdog (a few hundred
     bytes, about what the board's own objects take) rather than calling it; the

@@ -1,20 +1,9 @@
-"""The boot's rescue window, safe mode and red fault blink (ringfw.boot): boot-only code.
-
-ringfw.boot imports this when it needs it and the board drops it with ring.json's reader
-(board_rp2040.BOOT_ONLY) before the app starts: on the RP2040 a loaded module's bytecode is
-heap. A fault after that imports it again (the app has stopped; the heap has room).
+"""The LEDs of a board not running the app (ringfw.boot): the red fault blink and safe
+mode's blue. Only a fault or safe mode imports this, so a board that starts never holds its
+bytecode (on the RP2040 a loaded module's bytecode is heap).
 """
-import time
-
 _RED = 40            # red level of the fault blink (0..255)
 _BLUE = 24           # blue level of the safe-mode LEDs
-_RESCUE_STEP_MS = 10
-
-try:
-    _sleep_ms = time.sleep_ms
-except AttributeError:  # CPython (tests)
-    def _sleep_ms(ms):
-        time.sleep(ms / 1000)
 
 
 def _led_guess(path):
@@ -58,42 +47,6 @@ def fault(message, path, rounds, pixels, blink_s, sleep):
                     buf = None
             sleep(blink_s)
         k += 1
-
-
-def _bootsel():
-    """rp2.bootsel_button, or None where there is none (CPython, other ports)."""
-    try:
-        import rp2
-        return rp2.bootsel_button
-    except (ImportError, AttributeError):
-        return None
-
-
-def window(ring, board, rescue_ms):
-    """Watch for a rescue for rescue_ms: '' (start the app) or why not (safe mode).
-
-    Read before anything starts (core 1 not running: bootsel_button() briefly turns the
-    flash off). The jumper is ring.json pins.safe, read with the pin's pull-up: a jumper to
-    GND reads 0. Ctrl-C on the console (kbd_intr is on) counts too."""
-    pin = None
-    if ring.safe_pin >= 0:
-        import machine
-        pin = machine.Pin(ring.safe_pin, machine.Pin.IN, machine.Pin.PULL_UP)
-    bootsel = _bootsel()
-    sleep = getattr(board, "_sleep_ms", _sleep_ms)   # virtual time in the tests
-    waited = 0
-    try:
-        while True:
-            if pin is not None and not pin.value():
-                return "jumper on GP%d" % ring.safe_pin
-            if bootsel is not None and bootsel():
-                return "BOOTSEL pressed"
-            if waited >= rescue_ms:
-                return ""
-            sleep(_RESCUE_STEP_MS)
-            waited += _RESCUE_STEP_MS
-    except KeyboardInterrupt:
-        return "Ctrl-C on the console"
 
 
 def safe_mode(why, ring, board):
