@@ -19,7 +19,7 @@ One that does not come up stays in reset and is tried again later, less and less
 """
 import sys
 
-from ringfw.compat import const
+from ringfw.compat import const, filled
 
 DEFAULT_ADDRESS = const(0x29)
 _XSHUT_LOW_MS = const(10)       # all sensors held in reset this long
@@ -71,15 +71,14 @@ def range_sensors(rs, ring, i2c, io_timeout_s, log, sleep_ms):
     rs.bus_clears = 0                # SDA found held low: SCL clocked out, STOP, I2C made again
     rs.recoveries = 0                # sensors brought back (re-addressed through XSHUT)
     rs.recovery_fails = 0            # tries that did not bring a sensor back
-    from array import array
-    rs.recovered_at = array("i", [-1] * n)   # tick of each sensor's last recovery
+    rs.recovered_at = filled("i", n, -1)     # tick of each sensor's last recovery
     rs.cleared_at = -1               # tick of the last bus clear
     rs._failed = bytearray(n)        # a transfer failed since the last service()
-    rs._fail0 = array("i", [0] * n)  # tick of the first failure of the running stretch
+    rs._fail0 = filled("i", n)       # tick of the first failure of the running stretch
     rs._nfail = bytearray(n)         # failures in the running stretch (saturates)
     rs._retry = bytearray(n)         # 1: an I/O failure, worth trying to bring back
-    rs._retry_at = array("i", [0] * n)
-    rs._backoff = array("i", [0] * n)
+    rs._retry_at = filled("i", n)
+    rs._backoff = filled("i", n)
     rs._any = 0                      # some _failed[i] is set
     rs._down = 0                     # sensors in reset waiting for another try
     rs._next = 0                     # tick of the earliest such try

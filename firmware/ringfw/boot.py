@@ -20,7 +20,6 @@ import gc
 import sys
 import time
 
-_RED = 40            # red level of the fault blink (0..255)
 _LOOP_MS = 8         # the main loop's period: a step, then sleep for what is left
 # Garbage is collected where the loop chooses (docs/firmware.md): right after a step that
 # took sensor readings, once this much has been allocated since boot (steps allocate
@@ -35,7 +34,6 @@ except AttributeError:  # CPython (tests)
     def _sleep_ms(ms):
         time.sleep(ms / 1000)
 _BLINK_S = 0.5       # half period of the fault blink
-_BLUE = 24           # blue level of the safe-mode LEDs
 # The rescue window: this long before anything starts, BOOTSEL, the jumper and Ctrl-C are
 # watched. BOOTSEL held *at power-up* starts the ROM's USB drive instead (the bootrom reads
 # it first), so it is pressed just after plugging in: the window gives a person the time.
@@ -57,47 +55,11 @@ def _print_error(e):
         traceback.print_exception(e)
 
 
-def _led_guess(path):
-    """(pin, count) of the LEDs from ring.json if it can be read at all, else the defaults."""
-    pin, count = 22, 60
-    try:
-        from ringfw.compat import json
-        with open(path) as f:
-            leds = json.load(f)["leds"]
-        pin = int(leds.get("pin", pin))
-        count = int(leds.get("count", count))
-        if not 0 < count <= 1024:
-            count = 60
-    except Exception:
-        pass
-    return pin, count
-
-
 def fault(message, path="ring.json", rounds=-1, pixels=None):
-    """Blink red and print message every 2 s; rounds < 0 = forever (tests pass a count)."""
-    if pixels is None:
-        try:
-            from ringfw import board_rp2040
-            pin, count = _led_guess(path)
-            pixels = board_rp2040.Pixels(pin=pin, count=count)
-        except Exception as e:
-            print("ringside: LEDs unavailable too:", e)
-    buf = None
-    if pixels is not None:
-        buf = bytearray(3 * pixels.count)
-    k = 0
-    while rounds < 0 or k < rounds:
-        print("ringside: FAULT:", message)
-        for phase in (1, 0, 1, 0):
-            if buf is not None:
-                for i in range(1, len(buf), 3):  # G R B: the middle byte is red
-                    buf[i] = _RED * phase
-                try:
-                    pixels.show(buf)
-                except Exception:
-                    buf = None
-            time.sleep(_BLINK_S)
-        k += 1
+    """Blink red and print message every 2 s; rounds < 0 = forever (tests pass a count).
+    The blink is in ringfw.blink, loaded only when it is needed."""
+    from ringfw import blink
+    blink.fault(message, path, rounds, pixels, _BLINK_S, time.sleep)
 
 
 def _gc_setup(mem_alloc):
@@ -178,16 +140,8 @@ def rescue(ring, board, rescue_ms=RESCUE_MS):
 
 def _safe_mode(why, ring, board):
     stop_watchdog()
-    print("ringside: SAFE MODE (%s): the app is not started, the watchdog is off, the REPL "
-          "is free. Remove the jumper / release BOOTSEL and reset to run the app." % why)
-    try:   # every LED dim blue: safe mode is visible without a console
-        px = board.Pixels(ring)
-        buf = bytearray(3 * px.count)
-        for i in range(2, len(buf), 3):   # G R B: the last byte is blue
-            buf[i] = _BLUE
-        px.show(buf)
-    except Exception as e:
-        print("ringside: LEDs unavailable:", e)
+    from ringfw import blink
+    blink.safe_mode(why, ring, board)
 
 
 def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1, rescue_ms=RESCUE_MS):

@@ -5,6 +5,8 @@ except ImportError:  # CPython
     def const(x):
         return x
 
+from array import array
+
 try:
     import ujson as json  # noqa: F401
 except ImportError:
@@ -23,3 +25,14 @@ def tdiff(a, b):
 
 def tadd(a, d):
     return (a + d) & TICKS_MASK
+
+
+def filled(tc, n, v=0):
+    """array(tc) of n items equal to v, allocated once. array(tc, [v] * n) builds an n-item
+    list first: garbage the boot's heap must hold until the next collection. bytes(n) (byte
+    typecodes) and range(n) have a length, so array() sizes itself from them."""
+    a = array(tc, bytes(n) if tc in "bB" else range(n))
+    if v or tc not in "bB":
+        for k in range(n):
+            a[k] = v
+    return a

@@ -7,12 +7,10 @@ and split in place (wire.FrameReader, wire.Frame), replies are built in the enco
 buffer, and NACK reasons are constant tokens. The only exceptions are `calsave` (it
 writes a file) and the error report after an exception. See docs/protocol.md.
 """
-from array import array
-
 from ringfw import VERSION, tracker as T
 from ringfw import leds as L
 from ringfw import timer as TM
-from ringfw.compat import const, tadd, tdiff
+from ringfw.compat import const, filled, tadd, tdiff
 from ringfw.geometry import FULL_TURN
 from ringfw.wire import ARG_REASONS, Encoder, Frame, FrameReader, PROTOCOL, REASONS
 
@@ -51,10 +49,10 @@ class Controller:
         self.storage = storage
         n = ring.sensor_count
         self.n = n
-        self.ranges = array("i", [0] * n)
+        self.ranges = filled("i", n)
         self.statuses = bytearray(n)
         self.fresh = bytearray(n)
-        self.ev = array("i", [0] * 6)
+        self.ev = filled("i", 6)
         self.rx = bytearray(256)   # read up to 256 bytes a step (32 kB/s at an 8 ms loop)
         self.reader = FrameReader()
         self.frame = Frame()

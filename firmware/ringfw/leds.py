@@ -23,10 +23,8 @@ are kept ready in `base`, already through brightness and the cap, and rebuilt on
 the scene changes; a frame copies `base` and draws the moving layers over just the LEDs
 they touch (a trail, a pulsing space, the player's arc, the timer's lit part).
 """
-from array import array
-
 from ringfw import timer as T
-from ringfw.compat import const, tdiff
+from ringfw.compat import const, filled, tdiff
 from ringfw.geometry import FULL_TURN, wrap
 
 FRAME_MS = const(50)          # at most 20 frames a second (a 60-LED write is ~1.8 ms, interrupts off)
@@ -104,14 +102,14 @@ class Leds:
         # rather than computed three times per LED per frame
         self.lut = bytearray(256)
         self._fill_lut()
-        self.px = array("i", [NONE] * n)    # per-LED colours, over the spaces' colours
+        self.px = filled("i", n, NONE)      # per-LED colours, over the spaces' colours
         self.px_pulse = bytearray(n)        # ... and which of them pulse
         self.px_pulsing = 0                 # how many painted LEDs pulse
         self.base = bytearray(3 * n)        # the still layers, through the LUT
         self.base_dirty = True
         # where each LED is: its space on the current side and its place in the sweep
         self.space_of = bytearray(n)
-        self.tpos = array("H", [0] * n)
+        self.tpos = filled("H", n)
         self.tled = bytearray(n)            # sweep position -> LED (the inverse of tpos)
         for i in range(n):
             a = wrap(ring.led0 + ring.led_dir * (i * FULL_TURN // n))
@@ -122,7 +120,7 @@ class Leds:
         for s in ring.sides:
             if s.count > most:
                 most = s.count
-        self.sp_col = array("i", [NONE] * most)
+        self.sp_col = filled("i", most, NONE)
         # each side's labels (a newline-separated word list: paint label=...)
         self.labels = [s.labels for s in ring.sides]
         self.side = ring.sides[0]

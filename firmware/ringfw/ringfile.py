@@ -10,10 +10,9 @@ Everything is integer, so the board (single-precision floats) and CPython (doubl
 build identical tables.
 """
 import binascii
-from array import array
 
 from ringfw import power
-from ringfw.compat import json
+from ringfw.compat import filled, json
 from ringfw.geometry import FULL_TURN, Ring, RingError, Side, wrap
 from ringfw.wire import _tok_byte
 
@@ -64,14 +63,14 @@ def _sensors(r, sensors):
     """Every sensor's place, view and calibration, as arrays indexed by sensor."""
     n = len(sensors)
     r.sensor_count = n
-    r.sensor_angle = array("H", [0] * n)   # cd, where it sits
-    r.sensor_dir = array("b", [0] * n)     # +1 looks counter-clockwise, -1 clockwise
-    r.view_min = array("H", [0] * n)       # cd along sensor_dir: the part of the track
-    r.view_max = array("H", [0] * n)       # ... it sees
-    r.off16 = array("h", [0] * n)          # calibration: corrected_mm =
-    r.scale_q12 = array("H", [0] * n)      # (raw_mm - off16 / 16) * scale_q12 / 4096
+    r.sensor_angle = filled("H", n)        # cd, where it sits
+    r.sensor_dir = filled("b", n)          # +1 looks counter-clockwise, -1 clockwise
+    r.view_min = filled("H", n)            # cd along sensor_dir: the part of the track
+    r.view_max = filled("H", n)            # ... it sees
+    r.off16 = filled("h", n)               # calibration: corrected_mm =
+    r.scale_q12 = filled("H", n)           # (raw_mm - off16 / 16) * scale_q12 / 4096
     r.sensor_address = bytearray(n)
-    r.xshut_pin = array("b", [0] * n)      # -1: none
+    r.xshut_pin = filled("b", n)           # -1: none
     for i in range(n):
         d = sensors[i]
         r.sensor_angle[i] = wrap(_cd(d["angle_deg"]))
@@ -131,8 +130,8 @@ def _side(name, d):
     side.count = n
     ids = []
     labels = []
-    start = array("i", [0] * n)
-    end = array("i", [0] * n)
+    start = filled("i", n)
+    end = filled("i", n)
     total = 0
     for k in range(n):
         sp = spaces[k]
@@ -236,7 +235,7 @@ def _range_table(r):
     far = max(r.view_max)
     rmax = (2 * r.radius * sin_q14(far // 2 + 300)) // 16384 - r.marble_r + 2
     r.range_max = rmax
-    tab = array("H", [0] * (rmax + 2))      # offsets stay below 18000 cd
+    tab = filled("H", rmax + 2)             # offsets stay below 18000 cd
     two_r = 2 * r.radius
     for mm in range(rmax + 2):
         tab[mm] = 2 * asin_cd(((mm + r.marble_r) * 16384) // two_r)

@@ -32,10 +32,8 @@ simulated board's stand-in for core 1).
 
 Everything on the per-poll path is integer and preallocated: it allocates nothing.
 """
-from array import array
-
 from ringfw import hal
-from ringfw.compat import const
+from ringfw.compat import const, filled
 
 _TH = const(0x20000000)
 _TM = const(0x3FFFFFFF)
@@ -121,7 +119,7 @@ class Schedule:
         self.first[self.ngroups] = p
         self.ok = ok if ok is not None else bytearray([1] * n)
         # cmask[i]: bit j set when sensors i and j overlap (focus needs n <= 30: small ints)
-        self.cmask = array("i", [0] * n)
+        self.cmask = filled("i", n)
         if n <= 30:
             for i in range(n):
                 for j in range(n):
@@ -132,11 +130,11 @@ class Schedule:
         self.together = False         # bring-up's crosstalk check: every sensor at once
         self.all_on = False           # ... and the running slot was started so
         self.state = bytearray(n)
-        self.t0 = array("i", [0] * n)
-        self.r = array("i", [0] * n)
+        self.t0 = filled("i", n)
+        self.r = filled("i", n)
         self.st = bytearray(n)
-        self.signal = array("i", [0] * n)
-        self.ambient = array("i", [0] * n)
+        self.signal = filled("i", n)
+        self.ambient = filled("i", n)
         self.g = self.ngroups - 1     # the first poll starts group 0
         self.left = 0                 # sensors of the running group not yet read
         self.wake = 0
@@ -310,16 +308,16 @@ class HandOver:
         self.sched = sched
         self.n = n
         self.lock = lock
-        self._r = array("i", [0] * n)      # core 1's own
+        self._r = filled("i", n)           # core 1's own
         self._st = bytearray(n)
         self._fr = bytearray(n)
-        self._hr = array("i", [0] * n)     # the slots
+        self._hr = filled("i", n)          # the slots
         self._hst = bytearray(n)
-        self._hsig = array("i", [0] * n)
-        self._hamb = array("i", [0] * n)
+        self._hsig = filled("i", n)
+        self._hamb = filled("i", n)
         self._flag = bytearray(n)
-        self.signal = array("i", [0] * n)  # core 0's copy of the taken readings
-        self.ambient = array("i", [0] * n)
+        self.signal = filled("i", n)       # core 0's copy of the taken readings
+        self.ambient = filled("i", n)
         self.pending = 0                   # flagged slots (read unlocked: a hint only)
         self.replaced = 0
 

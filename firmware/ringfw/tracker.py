@@ -13,9 +13,8 @@ Everything is integer and preallocated: feed() allocates nothing.
 
 Events are queued in fixed slots (kind + 6 ints) for the controller to send.
 """
-from array import array
 
-from ringfw.compat import const, tadd, tdiff
+from ringfw.compat import const, filled, tadd, tdiff
 from ringfw import hal
 from ringfw.geometry import FULL_TURN, HALF_TURN, sdiff, wrap
 # tdiff written out in the hot loops (a call per reading costs more than the arithmetic)
@@ -149,30 +148,30 @@ class Tracker:
     def __init__(self, ring):
         # still window: reading times, the low 16 bits (ages stay far below 65 s: the
         # window restarts with every track, whose readings are at most _BLIND_MS apart)
-        self.wt = array("H", [0] * _WIN)
-        self.wx = array("i", [0] * _WIN)          # ... and unwrapped angles
+        self.wt = filled("H", _WIN)
+        self.wx = filled("i", _WIN)               # ... and unwrapped angles
         self.ww = bytearray(_WIN)                 # ... and weights, 1/sigma^2 (_weight)
         self.ring = ring
         self.side = ring.sides[0]
         n = ring.sensor_count
         self.n = n
-        self.last_seen = array("i", [0] * n)      # time of last reading (any) per sensor
+        self.last_seen = filled("i", n)           # time of last reading (any) per sensor
         self.heard = bytearray(n)                 # has ever produced a reading
         self.faulty = bytearray(n)
         self.why = bytearray(n)                   # the FAULT_* that made it faulty
-        self.nonsense = array("i", [0] * n)       # count of readings contradicting the track
-        self.last_r = array("i", [-1] * n)        # the last valid range, and how often in a row
+        self.nonsense = filled("i", n)            # count of readings contradicting the track
+        self.last_r = filled("i", n, -1)          # the last valid range, and how often in a row
         self.same_n = bytearray(n)
         self.miss = bytearray(n)                  # readings in a row that saw no marble
         self.fol_n = bytearray(n)                 # faulty: readings that agreed with the track,
-        self.fol_ref = array("i", [0] * n)        # ... where the track was at the first of them
-        self.fol_lo = array("i", [0] * n)         # ... and the span of track they followed
-        self.fol_hi = array("i", [0] * n)
-        self.nz = array("i", [_NZ0] * n)          # noise score of readings of a resting marble
+        self.fol_ref = filled("i", n)             # ... where the track was at the first of them
+        self.fol_lo = filled("i", n)              # ... and the span of track they followed
+        self.fol_hi = filled("i", n)
+        self.nz = filled("i", n, _NZ0)            # noise score of readings of a resting marble
         self.nz_n = bytearray(n)
-        self.nf = array("i", [0] * n)             # share of them off the rest band, /256
-        self.nz_m = array("i", [0] * n)           # the sensor's own mean offset from the rest
-        self.nz_rest = array("i", [-1] * n)       # the rest point that mean belongs to
+        self.nf = filled("i", n)                  # share of them off the rest band, /256
+        self.nz_m = filled("i", n)                # the sensor's own mean offset from the rest
+        self.nz_rest = filled("i", n, -1)         # the rest point that mean belongs to
         self.dev_m = 0                            # sensors in the chain of readings off the rest
         self.degraded = False
         self.revise = -1                          # space of a landing the marble may move on from
@@ -194,14 +193,14 @@ class Tracker:
         self.arc_hi = -1
         self.rsig = 0                             # the last reading's sigma (cd), from its signal
         self.empty = False                        # the marble is known to be off the ring
-        self.bg_n = array("H", [0] * n)           # background readings learned
-        self.bg_r16 = array("i", [0] * n)         # its range (valid readings), mm * 16
+        self.bg_n = filled("H", n)                # background readings learned
+        self.bg_r16 = filled("i", n)              # its range (valid readings), mm * 16
         self.bg_valid = bytearray(n)              # share of its readings that were valid, /255
-        self.bg_sig = array("i", [0] * n)         # its signal rate, 9.7 MCPS (as 0x1A)
-        self.bg_vsig = array("i", [0] * n)        # ... that of its valid readings alone
+        self.bg_sig = filled("i", n)              # its signal rate, 9.7 MCPS (as 0x1A)
+        self.bg_vsig = filled("i", n)             # ... that of its valid readings alone
         self.nb_n = bytearray(n)                  # readings of a return the background lacks
-        self.nb_r = array("i", [0] * n)           # ... (_changed): how many, its range, the
-        self.nb_rest = array("i", [0] * n)        # ... rest point at the first of them, and
+        self.nb_r = filled("i", n)                # ... (_changed): how many, its range, the
+        self.nb_rest = filled("i", n)             # ... rest point at the first of them, and
         self.nb_two = bytearray(n)                # ... whether the marble rested elsewhere since
         self.relearned = 0                        # backgrounds learned again (_changed)
         self.cover = bytearray(360)               # healthy sensors covering each degree
@@ -212,7 +211,7 @@ class Tracker:
         self.wm = 0                               # the last still window's mean and trend
         self.wtr = 0
         self.evk = bytearray(_EVQ)
-        self.eva = array("i", [0] * (_EVQ * 6))
+        self.eva = filled("i", _EVQ * 6)
         self.evr = 0
         self.evw = 0
         self.dropped_events = 0

@@ -32,9 +32,7 @@ The encoder writes into one buffer allocated at start-up and computes the CRC wi
 16-bit halves, so that sending a frame allocates nothing on the board (a 32-bit CRC
 value would be a heap-allocated long int on a 32-bit MicroPython port).
 """
-from array import array
-
-from ringfw.compat import const
+from ringfw.compat import const, filled
 
 MAX_FRAME = const(200)      # longest line, in bytes, without the newline
 MAX_FIELDS = const(16)      # most key=value fields in one frame
@@ -72,8 +70,8 @@ def _tables():
     # CRC-32 (reflected, polynomial 0xEDB88320) of each 4-bit value, in 16-bit halves:
     # a nibble table is 64 bytes where a byte table is 1 KB of the board's heap, and a
     # frame a second costs two lookups a byte instead of one
-    hi_t = array("H", [0] * 16)
-    lo_t = array("H", [0] * 16)
+    hi_t = filled("H", 16)
+    lo_t = filled("H", 16)
     for n in range(16):
         hi, lo = 0, n
         for _ in range(4):
@@ -332,10 +330,10 @@ class Frame:
         self.ks = 0
         self.ke = 0
         self.nf = 0
-        self.kst = array("H", [0] * MAX_FIELDS)
-        self.ken = array("H", [0] * MAX_FIELDS)
-        self.vst = array("H", [0] * MAX_FIELDS)
-        self.ven = array("H", [0] * MAX_FIELDS)
+        self.kst = filled("H", MAX_FIELDS)
+        self.ken = filled("H", MAX_FIELDS)
+        self.vst = filled("H", MAX_FIELDS)
+        self.ven = filled("H", MAX_FIELDS)
         self.err = 0
         self.err_key = b""
         self._crc = bytearray(8)
