@@ -203,6 +203,7 @@ class Tracker:
         self.nb_rest = filled("i", n)             # ... rest point at the first of them, and
         self.nb_two = bytearray(n)                # ... whether the marble rested elsewhere since
         self.relearned = 0                        # backgrounds learned again (_changed)
+        self.knocked = bytearray(n)               # ... and so knocked off its aim
         self.cover = bytearray(360)               # healthy sensors covering each degree
         self.solo = bytearray(360)                # 1 + the sensor that alone sees a degree
         self.blind = 0
@@ -533,6 +534,12 @@ class Tracker:
         self.bg_vsig[i] = 0
         self.bg_valid[i] = 0
         self.relearned += 1
+        # A cone that now sees the wall was knocked off its aim: what it makes of the marble
+        # is at the wrong angle, or nothing, where the ring counts on it. Not trusted again
+        # until the ring is calibrated again (bring-up: re-aim).
+        self.knocked[i] = 1
+        if not self.faulty[i]:
+            self._fault(i, FAULT_NONSENSE)
         return True
 
     def _unblend(self, i, rng, sig):
@@ -645,7 +652,10 @@ class Tracker:
 
     def recalibrated(self, now):
         """A sensor's calibration changed: readings of a resting marble shift with it, which
-        must not look like a flick. Find the rest point again, quietly."""
+        must not look like a flick. Find the rest point again, quietly. (And a sensor knocked
+        off its aim may have been re-aimed: it may earn trust again.)"""
+        for j in range(self.n):
+            self.knocked[j] = 0
         if self.state == _REST:
             self.state = _SETTLING
             self.pend = False
@@ -1670,6 +1680,8 @@ class Tracker:
         was stuck, noisy or contradicted the track only once it has followed the marble:
         agreed with the track with readings at least _FOLLOW_SPAN apart (a stuck sensor
         agrees with a marble that passes its value, never with one that moves on)."""
+        if self.knocked[i]:
+            return            # knocked off its aim (_changed): only a calibration clears it
         st = self.state
         if st == _REST:
             w = wrap(self.rest)

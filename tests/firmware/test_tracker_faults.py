@@ -83,8 +83,11 @@ def test_a_sensor_knocked_off_its_aim_learns_the_wall_and_makes_no_phantom():
     t = rest(tr, t, 10000, 60.0, rnd, s_wall=True)
     assert kinds(events(tr)) == []
     assert tr.state == T._REST and abs(tr.rest / 100 - 60.0) < 1.5
-    # and the host was told: it contradicted the marble until then
-    assert tr.faulty[S] and tr.why[S] == T.FAULT_NONSENSE
+    # and the host was told; knocked off its aim, it is not trusted again by what it makes
+    # of the marble (at the wrong angle, or nothing), only after a calibration (re-aimed)
+    assert tr.faulty[S] and tr.why[S] == T.FAULT_NONSENSE and tr.knocked[S]
+    tr.recalibrated(t)
+    assert not tr.knocked[S]
 
 
 def test_a_sensor_silent_for_a_moment_does_not_make_a_resting_marble_vanish():
