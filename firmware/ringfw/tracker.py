@@ -599,7 +599,7 @@ class Tracker:
             if gap > _LOST_MS:
                 # gone while rolling: off the ring if it was flicked, or if the host had
                 # armed a flick (a marble still settling from being set down is flicked off)
-                if self.flicked and self.trk_n >= 3 and -_LEAVE_V < self.vel < _LEAVE_V:
+                if self.flicked and not self.redo and self.trk_n >= 3 and -_LEAVE_V < self.vel < _LEAVE_V:
                     # ... but a marble leaves the ring only fast (it rides up the wall at
                     # 1.5 m/s, 480 deg/s): this one, followed slow, rests unseen a little
                     # further on (a sensor that should see it there does not: knocked off
@@ -1398,6 +1398,7 @@ class Tracker:
         elif (nb - k0) % side.count >= cnt:
             nb = (k + 1) % side.count if nb == (k - 1) % side.count else (k - 1) % side.count
         flicked = self.flicked
+        redo = self.redo          # it moved on from a landing: this one replaces it
         self.flicked = False
         self.in_blind_since = -1
         self.redo = False
@@ -1408,8 +1409,12 @@ class Tracker:
         if not flicked:
             self._event(EV_PLACED, k, a, 0, 0, 0, 0)   # set down there, not flicked: no landing
             return
-        self._event(EV_LANDED, k, nb, a, x - self.start, 5,
-                    LF_BLIND | ((k0 & 63) << 2) | ((cnt & 63) << 8))
+        f = LF_BLIND | ((k0 & 63) << 2) | ((cnt & 63) << 8)
+        travel = x - self.start
+        if redo:
+            travel += self.rev_trv
+            f |= LF_CORRECTS
+        self._event(EV_LANDED, k, nb, a, travel, 5, f)
 
     def _left_blind(self, now, ang):
         """A flick is due for a marble that landed blind: two readings at one end of its arc,
