@@ -167,9 +167,6 @@ class Tracker:
         self.fol_ref = filled("i", n)             # ... where the track was at the first of them
         self.fol_lo = filled("i", n)              # ... and the span of track they followed
         self.fol_hi = filled("i", n)
-        self.fol_aref = filled("i", n)            # ... and where its own readings were, and
-        self.fol_alo = filled("i", n)             # ... their span
-        self.fol_ahi = filled("i", n)
         self.nz = filled("i", n, _NZ0)            # noise score of readings of a resting marble
         self.nz_n = bytearray(n)
         self.nf = filled("i", n)                  # share of them off the rest band, /256
@@ -1686,9 +1683,9 @@ class Tracker:
         """A reading of faulty sensor i: is it to be trusted again? One that was silent (or
         reported a hardware failure) once it answers sensibly a few times in a row; one that
         was stuck, noisy or contradicted the track only once it has followed the marble:
-        agreed with the track at places, and with readings, at least _FOLLOW_SPAN apart (a
-        stuck sensor agrees with a marble that passes its value, never with one that moves
-        on; a noisy one's readings scatter while the marble rests)."""
+        agreed with the track at places at least _FOLLOW_SPAN apart (a stuck sensor agrees
+        with a marble that passes its value, never with one that moves on). A sensor knocked
+        off its aim (_changed) waits for a calibration instead."""
         if self.knocked[i]:
             return            # knocked off its aim (_changed): only a calibration clears it
         st = self.state
@@ -1713,33 +1710,20 @@ class Tracker:
             return
         d = sdiff(ang, w)
         if -_FOLLOW_T < d < _FOLLOW_T:
-            # Both spans: of the track where it agreed (a noisy sensor's readings scatter
-            # over degrees while the marble rests) and of its own readings (a sensor that
-            # reads one place, stuck or misaimed at the wall, agrees with a marble passing
-            # that place over degrees of track, but its readings do not move with it).
             if self.fol_n[i] == 0:
                 self.fol_ref[i] = w
                 self.fol_lo[i] = 0
                 self.fol_hi[i] = 0
-                self.fol_aref[i] = ang
-                self.fol_alo[i] = 0
-                self.fol_ahi[i] = 0
             else:
                 x = sdiff(w, self.fol_ref[i])
                 if x < self.fol_lo[i]:
                     self.fol_lo[i] = x
                 if x > self.fol_hi[i]:
                     self.fol_hi[i] = x
-                x = sdiff(ang, self.fol_aref[i])
-                if x < self.fol_alo[i]:
-                    self.fol_alo[i] = x
-                if x > self.fol_ahi[i]:
-                    self.fol_ahi[i] = x
             if self.fol_n[i] < 255:
                 self.fol_n[i] += 1
             if self.fol_n[i] >= (3 * _FOLLOW_N if why == FAULT_NOISY else _FOLLOW_N) \
-                    and self.fol_hi[i] - self.fol_lo[i] >= _FOLLOW_SPAN \
-                    and self.fol_ahi[i] - self.fol_alo[i] >= _FOLLOW_SPAN:
+                    and self.fol_hi[i] - self.fol_lo[i] >= _FOLLOW_SPAN:
                 self._ok(i)
         elif not -2 * _FOLLOW_T < d < 2 * _FOLLOW_T:
             self.fol_n[i] = 0         # it disagrees with the marble: start again
