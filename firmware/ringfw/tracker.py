@@ -106,6 +106,7 @@ _NZ0 = const(16)           # noise score of a sensor (16 = one sigma per reading
 _NZ_CAP = const(128)       # one reading counts at most 8 sigma
 _NZ_FAULT = const(40)      # score (1/16 sigma) above which a sensor is noisy (healthy: <= 23 seen)
 _NZ_MIN_N = const(24)      # readings of a resting marble before the score says anything
+_NZ_SEED = const(2)        # a sensor's first two readings at a rest find its own offset there
 _NF_FAULT = const(176)     # share (/256) of readings off the rest band that makes it noisy
 _NF_SOLO = const(96)       # ... above which a sensor may not start a flick alone
 _SOLO_N = const(8)         # ... and before one sensor alone may start a flick
@@ -172,6 +173,7 @@ class Tracker:
         self.nf = filled("i", n)                  # share of them off the rest band, /256
         self.nz_m = filled("i", n)                # the sensor's own mean offset from the rest
         self.nz_rest = filled("i", n, -1)         # the rest point that mean belongs to
+        self.nz_k = bytearray(n)                  # readings of it taken at that rest point
         self.dev_m = 0                            # sensors in the chain of readings off the rest
         self.degraded = False
         self.revise = -1                          # space of a landing the marble may move on from
@@ -1744,13 +1746,26 @@ class Tracker:
         if self.nz_rest[i] != key:
             self.nz_rest[i] = key
             self.nz_m[i] = d
+            self.nz_k[i] = 1
             return False
-        e = d - self.nz_m[i]
         lim = 3 * self.rsig
         if lim < _MOVE_T:
             lim = _MOVE_T
         elif lim > 2 * _MOVE_T:
             lim = 2 * _MOVE_T
+        if self.nz_k[i] < _NZ_SEED:
+            # Its first readings there find the offset: two that agree are averaged; of two
+            # that do not, the one nearer the rest point is kept (the first may be a stray
+            # of the marble being set down: a healthy sensor held to a 30 deg stray saw
+            # every later reading off the band, and was flagged noisy)
+            self.nz_k[i] += 1
+            m = self.nz_m[i]
+            if -lim < d - m < lim:
+                self.nz_m[i] = (m + d) // 2
+            elif (d if d >= 0 else -d) < (m if m >= 0 else -m):
+                self.nz_m[i] = d
+            return False
+        e = d - self.nz_m[i]
         far = 256 if (e >= lim or e <= -lim) else 0
         self.nf[i] += (far - self.nf[i]) >> 4
         if self.nz_n[i] < 255:

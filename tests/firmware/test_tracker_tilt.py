@@ -65,10 +65,13 @@ def flick_and_check(b, speed):
     truth = space_of(b, b.marble.position_deg)
     assert truth in (str(f["sp"]), str(f.get("alt"))), (f, b.marble.position_deg)
     if rest_t is None:
-        # landed as its last creep ended (the still window judged by its own noise may
-        # pass then: 16 ms before the stop, 0.001 deg left): within 100 ms of the stop
+        # landed as its last creep ended: the still window, judged by the readings' own
+        # noise (a sigma of 0.3 deg and more), may pass while the marble creeps its last
+        # hundredths of a degree (seen: 112 ms before the stop, 0.07 deg left), never
+        # while it moves visibly
         rest_t = b.now
-        assert rest_t - frame[0] <= 100, (frame, rest_t)
+        assert abs(b.marble.angle_deg - at_emit) < 0.1, (frame, at_emit, b.marble.angle_deg)
+        assert rest_t - frame[0] <= 250, (frame, rest_t)
     b.advance(300)
     return frame[0] - rest_t
 

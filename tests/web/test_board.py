@@ -123,14 +123,21 @@ def board_room(c, port=None, players=ANN_BOB, seed=3):
     return d, c.app.state.rooms.rooms[d["room"]]
 
 
-def wait(cond, timeout_s=30.0, what="it"):
+def wait(cond, timeout_s=30.0, what="it", b=None, room=None):
     end = time.monotonic() + timeout_s
     while time.monotonic() < end:
         got = cond()
         if got:
             return got
         time.sleep(0.05)
-    raise AssertionError("%s did not happen within %.0f s" % (what, timeout_s))
+    more = ""
+    if room is not None:
+        more += "\nthe room said:\n" + "\n".join(ln["text"] for ln in list(room.lines)[-30:])
+    if b is not None:
+        more += "\nthe board wrote (board ms, frame):\n" + "\n".join(
+            "%d %s" % (t, f.decode("ascii", "replace").strip()) for t, f in list(b.srv.sent)
+            if b" hb " not in f[:12])
+    raise AssertionError("%s did not happen within %.0f s%s" % (what, timeout_s, more))
 
 
 def state_at(ws, seq, timeout_s=20.0):
@@ -161,10 +168,10 @@ def test_a_board_room_takes_the_landing_of_the_flick_made_on_the_marble(board, c
         labels = [m["label"] for m in first["moves"]]
         assert "it left the ring" in labels and "it stopped on 7" in labels   # a click still works
         # the host armed Ann's flick-off on the board (the board judges it)
-        wait(lambda: room._armed is not None, what="arming the flick")
+        wait(lambda: room._armed is not None, what="arming the flick", b=b, room=room)
         assert room.game.flick_request()["seat"] == 0
         b.flick(300.0)
-        wait(lambda: len(room.game.log) == 1, what="the board's landing reaching the room")
+        wait(lambda: len(room.game.log) == 1, what="the board's landing reaching the room", b=b, room=room)
         seat, a = room.game.log[0]
         assert seat == 0 and a["type"] == "landed"
         at_rest = b.marble_space()
@@ -174,11 +181,11 @@ def test_a_board_room_takes_the_landing_of_the_flick_made_on_the_marble(board, c
         assert any("Ann" in ln["text"] for ln in m["log"]), m["log"]
         assert m["moves"] and {x["seat"] for x in m["moves"]} == {1}          # Bob's flick now
     # the LED scene the table sent reached the board: the same LEDs lit as the page's mirror
-    wait(lambda: room._armed == (1, 1), what="arming Bob's flick")
+    wait(lambda: room._armed == (1, 1), what="arming Bob's flick", b=b, room=room)
     time.sleep(3000 / 1000.0 / SPEED + 0.3)                                  # the landing's pulse is over
     mirror = L.pixels(room.game)
     lit_m = {i for i, col in enumerate(mirror) if col != "000000"}
-    lit_b = wait(lambda: b.lit() if set(b.lit()) == lit_m else None, 10, "the board lighting the mirror's LEDs")
+    lit_b = wait(lambda: b.lit() if set(b.lit()) == lit_m else None, 10, "the board lighting the mirror's LEDs", b=b, room=room)
     assert lit_m and set(lit_b) == lit_m, (mirror, lit_b)
     saved = json.loads((Path(c.app.state.cfg.settings.save_dir) / ("%s.json" % d["room"])).read_text())
     assert saved["meta"]["board"] == "board" and len(saved["game"]["log"]) == 1
@@ -189,11 +196,11 @@ def test_a_board_pulled_shows_lost_and_the_game_goes_on_where_it_was(board, clie
     c = client()
     d, room = board_room(c, b.port)
     rid = d["room"]
-    wait(lambda: room._armed is not None, what="arming the flick")
+    wait(lambda: room._armed is not None, what="arming the flick", b=b, room=room)
     b.flick(300.0)
-    wait(lambda: len(room.game.log) == 1, what="Ann's landing")
+    wait(lambda: len(room.game.log) == 1, what="Ann's landing", b=b, room=room)
     ann = room.game.log[0]
-    wait(lambda: room._armed == (1, 1), what="arming Bob's flick")
+    wait(lambda: room._armed == (1, 1), what="arming Bob's flick", b=b, room=room)
 
     def pull_and_carry():
         # the board's USB goes away (a reset: the pty is gone, a new one comes after 2.5 s);
@@ -213,14 +220,14 @@ def test_a_board_pulled_shows_lost_and_the_game_goes_on_where_it_was(board, clie
     # after its reset the board shows the table's scene again (the link restores it): the mirror's LEDs
     lit_m = {i for i, col in enumerate(L.pixels(room.game)) if col != "000000"}
     assert lit_m
-    wait(lambda: set(b.lit()) == lit_m, 10, "the board showing the scene again after its reset")
+    wait(lambda: set(b.lit()) == lit_m, 10, "the board showing the scene again after its reset", b=b, room=room)
     time.sleep(0.5)
     with c.websocket_connect("%s/ws/%s" % (WS, rid)) as ws:
         m = json.loads(ws.receive_text())
         assert m["landing"]["space"] == ann[1]["space"] and {x["seat"] for x in m["moves"]} == {1}
         # the flick the link restored on the board is Bob's: his landing is taken
         b.flick(-300.0, seed=2)
-        wait(lambda: len(room.game.log) == 2, what="Bob's landing after the board came back")
+        wait(lambda: len(room.game.log) == 2, what="Bob's landing after the board came back", b=b, room=room)
         assert room.game.log[0] == ann
         seat, a = room.game.log[1]
         assert seat == 1 and a["type"] == "landed" and a["space"] in (b.marble_space(), a.get("alt"))
@@ -286,17 +293,17 @@ def test_carrying_the_marble_to_the_start_is_not_taken_for_a_flick(board, client
     b = board()
     c = client()
     d, room = board_room(c, b.port)
-    wait(lambda: room._armed is not None, what="arming the flick")
+    wait(lambda: room._armed is not None, what="arming the flick", b=b, room=room)
     b.flick(300.0)
-    wait(lambda: len(room.game.log) == 1, what="Ann's landing")
+    wait(lambda: len(room.game.log) == 1, what="Ann's landing", b=b, room=room)
     assert room.game.log[0][1]["space"] != "7"
-    wait(lambda: room._armed == (1, 1), what="the room turning to Bob's flick")
+    wait(lambda: room._armed == (1, 1), what="the room turning to Bob's flick", b=b, room=room)
     time.sleep(0.3)
     b.on_board(lambda: b.srv.board.place(DARTS.centre("7")))        # lifted (0.6 s), set down on 7
     time.sleep(3.0)                                                 # 30 s of the board's time
     assert len(room.game.log) == 1, (room.game.log, room.lines)     # the carry was no flick
     b.flick(-300.0, seed=2)
-    wait(lambda: len(room.game.log) == 2, what="Bob's landing")
+    wait(lambda: len(room.game.log) == 2, what="Bob's landing", b=b, room=room)
     seat, a = room.game.log[1]
     assert seat == 1 and a["type"] == "landed", a
     assert any("put the marble on 7" in ln["text"] for ln in room.lines), room.lines
@@ -308,17 +315,17 @@ def test_a_marble_put_back_after_leaving_the_ring_is_not_taken_for_a_flick(board
     b = board()
     c = client()
     d, room = board_room(c, b.port)
-    wait(lambda: room._armed is not None, what="arming the flick")
+    wait(lambda: room._armed is not None, what="arming the flick", b=b, room=room)
     b.on_board(lambda: b.srv.board.flick(2500.0))                   # far too hard: off the ring
-    wait(lambda: len(room.game.log) == 1, what="Ann's flick-off")
+    wait(lambda: len(room.game.log) == 1, what="Ann's flick-off", b=b, room=room)
     assert room.game.log[0][1]["type"] == "off_ring"
-    wait(lambda: room._armed == (1, 1), what="the room turning to Bob's flick")
+    wait(lambda: room._armed == (1, 1), what="the room turning to Bob's flick", b=b, room=room)
     time.sleep(0.3)
     b.on_board(lambda: b.srv.board.place(DARTS.centre("7")))
     time.sleep(3.0)
     assert len(room.game.log) == 1, room.game.log
     b.flick(300.0, seed=2)
-    wait(lambda: len(room.game.log) == 2, what="Bob's landing")
+    wait(lambda: len(room.game.log) == 2, what="Bob's landing", b=b, room=room)
     assert room.game.log[1][0] == 1 and room.game.log[1][1]["type"] == "landed", room.game.log
 
 
@@ -364,9 +371,9 @@ def test_a_restarted_server_resumes_a_board_game_on_the_same_port_or_says_the_bo
     try:
         d, room = board_room(c, b.port)
         rid = d["room"]
-        wait(lambda: room._armed is not None, what="arming the flick")
+        wait(lambda: room._armed is not None, what="arming the flick", b=b, room=room)
         b.flick(300.0)
-        wait(lambda: len(room.game.log) == 1, what="Ann's landing")
+        wait(lambda: len(room.game.log) == 1, what="Ann's landing", b=b, room=room)
         log = list(room.game.log)
     finally:
         c.__exit__(None, None, None)                 # the server stops: the room saved, the port closed
@@ -405,9 +412,9 @@ def test_the_lobby_counts_the_sensors_the_board_reports_faulty(board, client):
         return c.get("/api/rooms/%s" % rid).json()["health"]["sensors"]
     assert sensors() == "12 of 12 working"
     b.on_board(lambda: b.srv.board.set_fault(4, "dead"))
-    wait(lambda: sensors() == "11 of 12 working", 10, "the lobby counting sensor 4 out")
+    wait(lambda: sensors() == "11 of 12 working", 10, "the lobby counting sensor 4 out", b=b, room=room)
     b.on_board(lambda: b.srv.board.set_fault(4, None))
-    wait(lambda: sensors() == "12 of 12 working", 10, "the lobby counting sensor 4 back")
+    wait(lambda: sensors() == "12 of 12 working", 10, "the lobby counting sensor 4 back", b=b, room=room)
 
 
 # The room's thread watches a real board (Room._watch_board): its link state and its corrections.
@@ -415,7 +422,7 @@ def test_the_page_is_told_at_once_when_the_board_is_lost_and_back(board, client)
     b = board()
     c = client()
     d, room = board_room(c, b.port)
-    wait(lambda: room._armed is not None, what="arming the flick")
+    wait(lambda: room._armed is not None, what="arming the flick", b=b, room=room)
     with c.websocket_connect("%s/ws/%s" % (WS, d["room"])) as ws:
         m = json.loads(ws.receive_text())
         assert m["board"]["link"] == "connected" and m["board"]["sensors"] == "12 of 12 working"
@@ -424,8 +431,8 @@ def test_the_page_is_told_at_once_when_the_board_is_lost_and_back(board, client)
         def sent(words):     # the table the screens were last sent (the room's cache) says so
             with room._lock:
                 return any(words in text for text in room._cache.values())
-        wait(lambda: sent('"link": "lost'), 10, "the screens being told the board is lost")
-        wait(lambda: sent('"link": "connected"'), 20, "the screens being told the board is back")
+        wait(lambda: sent('"link": "lost'), 10, "the screens being told the board is lost", b=b, room=room)
+        wait(lambda: sent('"link": "connected"'), 20, "the screens being told the board is back", b=b, room=room)
         links = []           # both were sent to this page already: reading them cannot wait for ever
         while not links or not links[-1] == "connected" or not any(x.startswith("lost") for x in links):
             m = json.loads(ws.receive_text())
@@ -441,12 +448,12 @@ def test_a_landing_the_board_corrects_is_replaced_in_the_room(board, client):
     b = board()
     c = client()
     d, room = board_room(c, b.port)
-    wait(lambda: room._armed is not None, what="arming the flick")
+    wait(lambda: room._armed is not None, what="arming the flick", b=b, room=room)
     b.flick(300.0)
-    wait(lambda: len(room.game.log) == 1, what="Ann's landing")
+    wait(lambda: len(room.game.log) == 1, what="Ann's landing", b=b, room=room)
     first = room.game.log[0][1]
     b.on_board(lambda: b.srv.board.marble.set_tilt(1.5, (b.srv.board.marble.position_deg + 40.0) % 360.0))
-    wait(lambda: room.table.corrections == 1, 45, "the board's correction replacing the landing")
+    wait(lambda: room.table.corrections == 1, 45, "the board's correction replacing the landing", b=b, room=room)
     assert len(room.game.log) == 1
     now = room.game.log[0][1]
     assert now["space"] != first["space"] and b.marble_space() in (now["space"], now.get("alt"))
@@ -459,7 +466,7 @@ def test_the_page_says_to_put_the_marble_on_the_start(board, client):
     b = board()
     c = client()
     d, room = board_room(c, b.port)
-    wait(lambda: room._armed is not None, what="arming the flick")
+    wait(lambda: room._armed is not None, what="arming the flick", b=b, room=room)
     with c.websocket_connect("%s/ws/%s" % (WS, d["room"])) as ws:
         json.loads(ws.receive_text())
         b.flick(300.0)
@@ -513,7 +520,7 @@ def test_the_lobby_tells_a_real_boards_calibration_age_and_its_level(board, clie
     for k, travel in enumerate((100.0, -140.0, 200.0, -90.0, 160.0)):     # as tests/e2e's tilted ring
         b.flick(travel, seed=k)
         try:
-            wait(lambda: health()["level"].startswith("not level: low point near"), 15, "a swing seen")
+            wait(lambda: health()["level"].startswith("not level: low point near"), 15, "a swing seen", b=b, room=room)
             break
         except AssertionError:
             continue

@@ -38,6 +38,7 @@ import threading
 import time
 import tty
 import zlib
+from collections import deque
 from pathlib import Path
 
 from ringside.link.frames import WireError, encode, parse
@@ -160,6 +161,7 @@ class _PtySerial:
     def write(self, buf, n):
         srv = self.srv
         data = bytes(buf[:n])
+        srv.sent.append((srv.board.now, data))
         if b" landed " in data[:20] or b" off_ring " in data[:20]:
             srv.emitted(data)
         ptys = srv.ptys
@@ -233,6 +235,8 @@ class SimServer:
         # (seq, kind, time.monotonic()) of every landed/off_ring frame written, for the
         # link benchmark; with emit_log, also appended to that file as it happens
         self.emits: list = []
+        # (board ms, bytes) of the last frames the board wrote: what a test shows when it fails
+        self.sent: deque = deque(maxlen=400)
         self._emit_file = open(emit_log, "a", buffering=1) if emit_log else None
         self.board = SimBoard(ring_bytes, seed=seed, tilt_deg=tilt_deg, sensor_model=sensor_model)
         if place_deg is not None:
