@@ -264,6 +264,8 @@ class Tracker:
         self.dev_i = -1
         self.dev0 = 0
         self.dev0_t = now
+        self.devp = 0                             # the chain's reading before its last
+        self.devp_t = now
         self.wn = 0
         self.turns = 0
         self.tp_last = 0
@@ -773,6 +775,8 @@ class Tracker:
         gap = tdiff(now, self.dev_t)
         fresh = self.dev_n and gap < _CHAIN_MS
         if fresh and (d > 0) == (self.dev > 0) and ad >= adev - 100 and ad - adev <= 300 + gap * 60:
+            self.devp = self.dev
+            self.devp_t = self.dev_t
             self.dev_n += 1
             self.dev_m |= 1 << i
             self.dev = d
@@ -783,6 +787,16 @@ class Tracker:
         elif fresh and self.dev_n >= 2:
             # Two readings already agree that it moved: one that disagrees (a stray, or a
             # second sensor lagging behind a fast marble) neither extends nor breaks that.
+            # But when it is the first reading's sensor again, carrying on from that
+            # reading, the second (another sensor's) was the stray: 2 readings, 13 deg
+            # apart in 32 ms, made a creep look like a flick. It takes that one's place.
+            a0 = self.dev0 if self.dev0 > 0 else -self.dev0
+            if (self.dev_n == 2 and i != self.dev_i and self.dev_m & (1 << i) and (d > 0) == (self.dev0 > 0)
+                    and ad >= a0 - 100 and ad - a0 <= 300 + tdiff(now, self.dev0_t) * 60):
+                self.dev = d
+                self.dev_t = now
+                self.dev_i = i
+                self.dev_m = 1 << i
             return
         else:
             self.dev = d
@@ -816,6 +830,7 @@ class Tracker:
         # 570 deg/s, seen twice, read as 95 deg/s and "may rest in the blind arc")
         dt = tdiff(self.dev_t, self.dev0_t)
         self.vel = (d - self.dev0) * 1000 // dt if dt > 0 else 0
+        self._slower_span(d)
         # A flick starts fast; a marble that creeps off by itself is on a slope. When the
         # host has armed a flick, a slow start is still that flick.
         self.self_start = not self.armed and -_SELF_V < self.vel < _SELF_V
@@ -1603,10 +1618,16 @@ class Tracker:
             return
         dt = tdiff(now, self.dev0_t)
         v = (d - self.dev0) * 1000 // dt if dt > 0 else 0
+        t = now
+        self.vel = v
+        if self._slower_span(d):
+            v = self.vel
+            d = self.devp
+            t = self.devp_t
         # (a fast start may show only as a first reading already far out: it left the
         # rest at least as fast as from the edge of the rest band since it was last there)
         ad = d if d >= 0 else -d
-        dt = tdiff(now, self.t_seen)
+        dt = tdiff(t, self.t_seen)
         if ad > 2 * _MOVE_T and dt > 0 and (ad - 2 * _MOVE_T) * 1000 // dt >= _ON_V:
             v = _ON_V
         if self.armed or not -_ON_V < v < _ON_V:
@@ -1616,6 +1637,24 @@ class Tracker:
         self.revise = -1
         self.redo = True
         self.pend = False         # that rest did not hold
+
+    def _slower_span(self, d):
+        """A chain of 3 or more readings off the rest point, ending in d: if the span up to
+        the reading before the last is the slower, take that speed (vel) and say True. One
+        stray can end a chain (another sensor's, 13 deg off, passes as a fast marble's
+        next reading): it makes a creep look like a flick, whose landing would then stand
+        while the marble left it. A flick is fast over both spans."""
+        if self.dev_n < 3 or d != self.dev:
+            return False
+        dt = tdiff(self.devp_t, self.dev0_t)
+        if dt <= 0:
+            return False
+        v1 = (self.devp - self.dev0) * 1000 // dt
+        v = self.vel
+        if (v1 if v1 >= 0 else -v1) < (v if v >= 0 else -v):
+            self.vel = v1
+            return True
+        return False
 
     def _hit_moving_on(self, now):
         # The flick that was due came while the marble moved on from a withdrawn landing:

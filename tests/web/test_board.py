@@ -135,8 +135,7 @@ def wait(cond, timeout_s=30.0, what="it", b=None, room=None):
         more += "\nthe room said:\n" + "\n".join(ln["text"] for ln in list(room.lines)[-30:])
     if b is not None:
         more += "\nthe board wrote (board ms, frame):\n" + "\n".join(
-            "%d %s" % (t, f.decode("ascii", "replace").strip()) for t, f in list(b.srv.sent)
-            if b" hb " not in f[:12])
+            "%d %s" % (t, f.decode("ascii", "replace").strip()) for t, f in list(b.srv.sent)[-80:])
     raise AssertionError("%s did not happen within %.0f s%s" % (what, timeout_s, more))
 
 

@@ -161,7 +161,8 @@ class _PtySerial:
     def write(self, buf, n):
         srv = self.srv
         data = bytes(buf[:n])
-        srv.sent.append((srv.board.now, data))
+        if b" hb " not in data[:12]:
+            srv.sent.append((srv.board.now, data))
         if b" landed " in data[:20] or b" off_ring " in data[:20]:
             srv.emitted(data)
         ptys = srv.ptys
@@ -235,7 +236,8 @@ class SimServer:
         # (seq, kind, time.monotonic()) of every landed/off_ring frame written, for the
         # link benchmark; with emit_log, also appended to that file as it happens
         self.emits: list = []
-        # (board ms, bytes) of the last frames the board wrote: what a test shows when it fails
+        # (board ms, bytes) of the last frames the board wrote (heartbeats aside) and, after
+        # '< ', the bytes the hosts wrote: what a test shows when it fails
         self.sent: deque = deque(maxlen=400)
         self._emit_file = open(emit_log, "a", buffering=1) if emit_log else None
         self.board = SimBoard(ring_bytes, seed=seed, tilt_deg=tilt_deg, sensor_model=sensor_model)
@@ -328,6 +330,7 @@ class SimServer:
     def _take_input(self, pty, data: bytes) -> None:
         """Bytes from one host. One port: straight to the board. Several: whole lines, each
         command noted with its host so that its reply goes back there."""
+        self.sent.append((self.board.now, b"< " + data))
         if len(self.ptys) == 1:
             self.inbox += data
             return
