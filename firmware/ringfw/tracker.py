@@ -787,11 +787,12 @@ class Tracker:
         elif fresh and self.dev_n >= 2:
             # Two readings already agree that it moved: one that disagrees (a stray, or a
             # second sensor lagging behind a fast marble) neither extends nor breaks that.
-            # But when it is the first reading's sensor again, carrying on from that
-            # reading, the second (another sensor's) was the stray: 2 readings, 13 deg
-            # apart in 32 ms, made a creep look like a flick. It takes that one's place.
+            # But when no flick is due and it is the first reading's sensor again, carrying
+            # on from that reading, the second (another sensor's) was the stray: 2 readings
+            # 13 deg apart in 32 ms made a creep look like a flick. It takes that one's place.
             a0 = self.dev0 if self.dev0 > 0 else -self.dev0
-            if (self.dev_n == 2 and i != self.dev_i and self.dev_m & (1 << i) and (d > 0) == (self.dev0 > 0)
+            if (not self.armed and self.dev_n == 2 and i != self.dev_i and self.dev_m & (1 << i)
+                    and (d > 0) == (self.dev0 > 0)
                     and ad >= a0 - 100 and ad - a0 <= 300 + tdiff(now, self.dev0_t) * 60):
                 self.dev = d
                 self.dev_t = now
@@ -1644,8 +1645,8 @@ class Tracker:
         stray can end a chain (another sensor's, 13 deg off, passes as a fast marble's
         next reading): it makes a creep look like a flick, whose landing would then stand
         while the marble left it. A flick is fast over both spans."""
-        if self.dev_n < 3 or d != self.dev:
-            return False
+        if self.armed or self.dev_n < 3 or d != self.dev:
+            return False       # (a flick is due: a start is that flick, at its chain's speed)
         dt = tdiff(self.devp_t, self.dev0_t)
         if dt <= 0:
             return False
