@@ -114,6 +114,8 @@ _BW_D = const(300)         # cd: moved this far once found after a blind arc: it
 _NEAR_BLIND = const(1500)  # cd: a marble lost this close to a blind arc may rest in it
 _LEAVE_V = const(10000)    # cd/s: a track this slow when lost did not leave the ring (a marble
                            # leaves at 480 deg/s; a track lags a fast marble, seen 170 deg/s)
+_DECEL = const(1000)       # cd/s^2: a rolling marble slows at least this much (rolling resistance:
+                           # 15.9 deg/s^2 on the simulated 180 mm track, sim/physics.py; less here)
 _BLIND_V = const(25000)    # cd/s: slower than this a lost marble cannot be leaving the ring
 _Z2 = const(6)             # (z = 2.45)^2: a still window's thirds pass 99 % of the time
 # Half the trend (third against third, cd) of a marble that stops just as an 800 ms window
@@ -605,9 +607,16 @@ class Tracker:
                     # 1.5 m/s, 480 deg/s): this one, followed slow, rests unseen a little
                     # further on (a sensor that should see it there does not: knocked off
                     # its aim). (A track that was never followed knows no speed.)
+                    # It may yet show: lost where one sensor's minimum range and the next
+                    # one's faint far fringe meet, a slow marble is unseen for 300 ms and
+                    # more, then seen again as it slows further on. So it is followed until
+                    # it must have stopped (the track's gate widens meanwhile), and only
+                    # then lands blind, over as far as it can have rolled.
                     v = self.vel if self.vel > 0 else -self.vel
-                    reach = _NEAR_BLIND + v // 4
-                    self._land_blind(now, reach if reach < 4000 else 4000)
+                    if gap < _LOST_MS + v * 1000 // _DECEL and gap < _BLIND_MS:
+                        return
+                    reach = _NEAR_BLIND + v * v // (2 * _DECEL)
+                    self._land_blind(now, reach if reach < 9000 else 9000)
                     return
                 if (st == _MOVING and self.flicked) or self.armed:
                     self._event(EV_OFF_RING, wrap(self.pos), self.pos - self.start, 0, 0, 0, 0)

@@ -133,10 +133,10 @@ def test_stopping_on_a_boundary(level):
 
 
 @pytest.mark.parametrize("model", MODELS)
-def test_tilted_ring_swings_and_is_reported(model, known_physical_failure):
-    known_physical_failure(model, "no verdict within 30 s for a flick on the ring tilted 1 deg: "
-                                  "the tilted ring's long still windows among the far-window "
-                                  "noise (issue 14, latency)")
+def test_tilted_ring_swings_and_is_reported(model):
+    # (under the physical model this gave no verdict within 30 s until stop 24: a slow
+    # marble unseen for a moment was landed blind at once; now it is followed until it
+    # must have stopped)
     b = make_board(seed=11, tilt=1.0, low_deg=0.0, model=model)
     landed = 0
     for travel in (100.0, -140.0, 200.0, -90.0, 160.0):
