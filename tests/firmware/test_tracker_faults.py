@@ -64,6 +64,15 @@ def resting(at, rnd):
     return tr, rest(tr, 0, 3000, at, rnd)
 
 
+def armed_at(at, seed):
+    """A tracker with the marble resting at `at`, its events read, and a flick armed."""
+    rnd = random.Random(seed)
+    tr, t = resting(at, rnd)
+    events(tr)
+    tr.arm()
+    return tr, t, rnd
+
+
 def test_a_sensor_knocked_off_its_aim_learns_the_wall_and_makes_no_phantom():
     rnd = random.Random(3)
     tr, t = resting(100.0, rnd)
@@ -108,10 +117,7 @@ def test_a_marble_lost_slowly_is_on_the_ring_not_off_it():
     # A flick slows to 40 deg/s at 185 degrees, where only sensor S sees, and S stops
     # seeing it (its aim knocked just then): a marble leaves the ring only fast (it rides
     # up the wall at 480 deg/s), so this one rests unseen a little further on.
-    rnd = random.Random(5)
-    tr, t = resting(140.0, rnd)
-    events(tr)
-    tr.arm()
+    tr, t, rnd = armed_at(140.0, 5)
     t0 = t
     while t < t0 + 1500:              # 140 -> ~185, slowing from 60 to 40 deg/s
         t += 34
@@ -221,10 +227,7 @@ def test_a_slow_marble_unseen_for_a_while_is_followed_to_where_it_stops():
     # marble leaves the ring only fast: this one is followed until it must have stopped,
     # and its landing is where it stopped, not a blind guess over where it was last seen
     # (which missed it by 40 degrees and made the next flick's report 90 degrees off).
-    rnd = random.Random(8)
-    tr, t = resting(150.0, rnd)
-    events(tr)
-    tr.arm()
+    tr, t, rnd = armed_at(150.0, 8)
     t0 = t
     at = 150.0
     while at < 196.0:                 # 150 -> 196: 30 deg/s at first, slowing to a stop
