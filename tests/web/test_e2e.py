@@ -327,10 +327,19 @@ def test_the_page_reconnects_after_the_server_restarts(live, new_page):
     wait_seq_after(pg, before)
     status = state(pg)["picture"]["status"]
     port = srv.port
+    heard = pg.evaluate("window.ringside.messages.length")
     srv.stop()
     pg.wait_for_function("document.body.dataset.conn !== 'live'", timeout=10000)
     srv2 = live(port=port)                 # the same saves: the game comes back from its autosave
     pg.wait_for_function("document.body.dataset.conn === 'live'", timeout=15000)
+    # the page shows the restarted server's table (its own state message, drawn), not the
+    # one it still had: the restored room counts its seq afresh, so a move chosen on the old
+    # table's seq would be refused as stale (a CI run clicked too soon and waited 20 s)
+    pg.wait_for_function("""(n) => {
+        const fresh = window.ringside.messages.slice(n).filter((m) => m.type === "state");
+        const s = window.ringside.state();
+        return fresh.length > 0 && s !== null && s.seq === fresh[fresh.length - 1].seq; }""",
+                         arg=heard, timeout=10000)
     pg.wait_for_function("(s) => window.ringside.state().picture.status === s", arg=status, timeout=10000)
     assert srv2.rooms.rooms[room.rid].game.log == room.game.log
     st = state(pg)
