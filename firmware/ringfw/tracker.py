@@ -59,6 +59,7 @@ _WMASK = const(255)
 _LOST_MS = const(250)      # no reading of a tracked marble where sensors should see it
 _CHAIN_MS = const(200)     # readings further apart than this do not make a chain
 _FOCUS_V = const(3000)     # cd/s: slower than this, the one sensor that sees it ranges more
+_FOCUS_GAP = const(100)    # ms: ... unless it has not seen the marble for this long
 # The empty ring's background, per sensor (learned while nothing moves):
 _BG_WARM = const(32)       # readings averaged plainly before the slow average takes over
 _BG_SHIFT = const(5)       # the slow average's gain: 1/32 a reading
@@ -162,6 +163,7 @@ class Tracker:
         self.heard = bytearray(n)                 # has ever produced a reading
         self.faulty = bytearray(n)
         self.why = bytearray(n)                   # the FAULT_* that made it faulty
+        self.mute = bytearray(n)                  # its last try got no answer (not yet a fault)
         self.nonsense = filled("i", n)            # count of readings contradicting the track
         self.last_r = filled("i", n, -1)          # the last valid range, and how often in a row
         self.same_n = bytearray(n)
@@ -223,6 +225,7 @@ class Tracker:
         self.tilted = False
         self.quiet = False
         self.next_tick = 0
+        self.tick_t = 0
         self.armed = False
         self.low = 0
         self.roll_n = 0
@@ -319,7 +322,18 @@ class Tracker:
         """One reading of sensor i: range in mm, a hal.STATUS_* code and the signal rate
         (9.7 fixed point MCPS as register 0x1A holds it; -1: not known)."""
         if status == hal.STATUS_NO_ANSWER:
-            return  # silence: tick() turns a long one into a fault
+            # silence: tick() turns a long one into a fault. Until then its arc is not seen:
+            # a marble lost there is not gone (a loose contact dropped sensor 5 for 0.3 s as
+            # the marble rolled through its window: called off the ring)
+            if not self.mute[i]:
+                self.mute[i] = 1
+                if not self.faulty[i]:
+                    self._recompute_cover()
+            return
+        if self.mute[i]:
+            self.mute[i] = 0
+            if not self.faulty[i]:
+                self._recompute_cover()
         self.last_seen[i] = now
         self.heard[i] = 1
         if status == hal.STATUS_HARDWARE_FAIL:
@@ -363,7 +377,10 @@ class Tracker:
             self._fault(i, FAULT_STUCK)
         if self.faulty[i]:
             self._trust(now, i, ang)
-            return
+            if self.faulty[i]:
+                return
+            # trusted again with this reading: it is the marble's too (a sensor back from a
+            # loose contact may be the only one that sees it, in the arc its silence left)
         if ang < 0:
             if status == hal.STATUS_MIN_RANGE_FAIL and sig >= _NEAR_SIG and self.state != _NONE:
                 self._near(now, i)
@@ -579,6 +596,7 @@ class Tracker:
         if tdiff(now, self.next_tick) < 0:
             return
         self.next_tick = tadd(now, _TICK_MS)
+        self.tick_t = now
         faulty = self.faulty
         seen = self.last_seen
         for i in range(self.n):
@@ -599,6 +617,22 @@ class Tracker:
                     self._land_blind(now)
                 return
             self.in_blind_since = -1
+            if gap > _LOST_MS and self.miss_n >= 2 and tdiff(now, self.miss_t) < _CHAIN_MS:
+                # Lost from the track, but its last readings, off its gate, agree with each
+                # other and with where it was last seen at a speed a marble can have: it is
+                # there. (An armed flick from a settling marble left the gate; the sensors
+                # that saw it go gave two readings before the track was given up.)
+                far = 300 + tdiff(self.miss_t0, self.t_seen) * 60
+                if -far < self.miss_x0 - self.seen < far:
+                    span = tdiff(self.miss_t, self.miss_t0)
+                    self.vel = (self.miss_x - self.miss_x0) * 1000 // span if span > 0 else 0
+                    self.pos = self.miss_x
+                    self.sm = self.miss_x
+                    self.seen = self.miss_x
+                    self.t = self.miss_t
+                    self.t_seen = self.miss_t
+                    self.miss_n = 0
+                    return
             if gap > _LOST_MS:
                 # gone while rolling: off the ring if it was flicked, or if the host had
                 # armed a flick (a marble still settling from being set down is flicked off)
@@ -693,6 +727,12 @@ class Tracker:
         """The sensor that alone sees the marble while it rests or rolls slowly (the schedule
         then ranges it more often: ringfw.sched), or -1."""
         st = self.state
+        if self.armed and st != _NONE and tdiff(self.tick_t, self.t_seen) > _FOCUS_GAP:
+            # the one sensor has not seen it for a while: it may be leaving through a
+            # neighbour's window, which the focus leaves unread for up to 290 ms (an armed
+            # flick from a settling marble crossed sensor 4's window unseen, and was called
+            # off the ring before sensor 3's readings made a chain)
+            return -1
         if st == _REST:
             if self.dev_n:
                 return -1     # a reading away from the rest point: every sensor must look
@@ -1910,7 +1950,7 @@ class Tracker:
         for d in range(360):
             cov[d] = 0
         for i in range(self.n):
-            if self.faulty[i]:
+            if self.faulty[i] or self.mute[i]:
                 continue
             r = self.ring
             a = r.view_min[i]
@@ -1930,7 +1970,7 @@ class Tracker:
         for d in range(360):
             solo[d] = 0
         for i in range(self.n):
-            if self.faulty[i]:
+            if self.faulty[i] or self.mute[i]:
                 continue
             a = r.view_min[i] + 200
             while a <= r.view_max[i] - 200:
