@@ -123,6 +123,7 @@ _Z2 = const(6)             # (z = 2.45)^2: a still window's thirds pass 99 % of 
 # ends, slowing at the rolling resistance (50 mm/s^2, docs/simulator.md: 340 cd in 800 ms);
 # it scales with the window's length squared
 _TREND_CAP = const(170)
+_LONG_CAP = const(60)      # cd: ... and the most the long window's thirds may differ by at all
 _ON_V = const(4000)        # cd/s: a marble moving on from a landing starts slower than this
                            # (from a turning point, or a creep); a flick starts faster
 _NEAR_SIG = const(1024)    # signal (9.7 MCPS: 8) of a min-range failure that is the marble
@@ -1115,11 +1116,18 @@ class Tracker:
             # much as a stopping marble's trend): where it fails, a window twice as long,
             # whose thirds may differ by what their noise explains (z standard errors) but
             # never by half the trend of a marble that stops only at its end.
-            if w > 600 or self.ring.still_ms * 2 > self.ring.still_ms_tilted:
+            if w > 600:
+                # The long window: its strict 15 cd never passes with one faint sensor's
+                # readings (1-2 deg each: no verdict at all). Judged by its noise, but a
+                # trend or curve past 15 cd that stands out of that noise still fails it.
+                if w != self.ring.still_ms_tilted or not self._still(now, w, 2):
+                    return
+            elif self.ring.still_ms * 2 > self.ring.still_ms_tilted:
                 return
-            w = 2 * w
-            if not self._still(now, w, 1):
-                return
+            else:
+                w = 2 * w
+                if not self._still(now, w, 1):
+                    return
         m = self.wm
         t = self.wtr
         wx = self.wx
@@ -1261,7 +1269,7 @@ class Tracker:
         m1 = s1 // c1
         m2 = s2 // c2
         m3 = s3 // c3
-        lim = 45 if w <= 600 or stat else 15   # (cd) the long window: strict
+        lim = 15 if stat == 2 or (w > 600 and not stat) else 45   # (cd) the long window: strict
         t = m3 - m1
         c = m1 + m3 - 2 * m2
         self.wm = m
@@ -1276,6 +1284,8 @@ class Tracker:
             q = f * f
         var_t = q // c1 + q // c3
         lt = _TREND_CAP * w * w // 640000     # half a stopping marble's trend in w (cd)
+        if stat == 2 and lt > _LONG_CAP:
+            lt = _LONG_CAP
         if t * t > lim * lim and (t * t > _Z2 * var_t or t > lt or t < -lt):
             return False
         return c * c <= lim * lim or (c * c <= _Z2 * (var_t + 4 * (q // c2)) and -lt <= c <= lt)

@@ -67,10 +67,11 @@ def flick_and_check(b, speed):
     if rest_t is None:
         # landed as its last creep ended: the still window, judged by the readings' own
         # noise (a sigma of 0.3 deg and more), may pass while the marble creeps its last
-        # hundredths of a degree (seen: 112 ms before the stop, 0.07 deg left), never
-        # while it moves visibly
+        # tenth of a degree (seen: 112 ms before the stop, 0.07 deg left; the long window
+        # judged by its noise too, 0.13 deg), never while it moves visibly. (At the rolling
+        # resistance, 15.9 deg/s^2, 0.2 deg is the last 160 ms of a roll: 0.6 mm of track.)
         rest_t = b.now
-        assert abs(b.marble.angle_deg - at_emit) < 0.1, (frame, at_emit, b.marble.angle_deg)
+        assert abs(b.marble.angle_deg - at_emit) < 0.2, (frame, at_emit, b.marble.angle_deg)
         assert rest_t - frame[0] <= 250, (frame, rest_t)
     b.advance(300)
     return frame[0] - rest_t
@@ -111,13 +112,10 @@ def test_first_flicks_on_a_tilted_ring_wait_for_the_swing_to_end(calibrated):
 
 
 @pytest.mark.parametrize("outside_deg", [0.02, 0.15])
-def test_a_turn_just_outside_the_band_round_the_high_point_is_not_a_landing(calibrated, outside_deg,
-                                                                         known_physical_failure):
+def test_a_turn_just_outside_the_band_round_the_high_point_is_not_a_landing(calibrated, outside_deg):
     b = board_from(calibrated, 1.0, 10.0)
-    # (0.15 failed too once the tracker's health checks and the latency work were merged
-    # together: no verdict within 30 s)
-    known_physical_failure(b.sensor_model, "no verdict within 30 s of the flick ending at the "
-                           "turning point %g deg outside the high band (issue 14, latency)" % outside_deg)
+    # (under the physical model both gave no verdict within 30 s until the long still
+    # window was judged by its readings' noise too, stop 25)
     # a few ordinary flicks first, so the tracker has seen the ring swing and rest
     for travel in (120.0, -200.0, 90.0, -140.0, 260.0):
         flick_and_check(b, speed_for_travel(b.ring_dict, travel))
@@ -137,6 +135,8 @@ def test_level_ring_learns_it_is_level_and_answers_fast_again(calibrated):
     lat = [flick_and_check(b, speed_for_travel(b.ring_dict, t))
            for t in (100.0, -70.0, 150.0, 40.0, -220.0, 95.0, -130.0, 60.0, 175.0, -85.0)]
     # the first landings wait (the ring might swing); once rests all round the ring
-    # have shown it level, landings come within the level ring's half second
+    # have shown it level, no landing waits the long window (2 s) any more, and they come
+    # within the level ring's half second (its p95 is 540-570 ms: one flick in twenty
+    # takes longer, so the median of the last five)
     assert max(lat[:2]) > 1500
-    assert max(lat[-3:]) <= 600, lat
+    assert max(lat[-5:]) < 1500 and sorted(lat[-5:])[2] <= 600, lat
