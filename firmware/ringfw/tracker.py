@@ -1608,6 +1608,17 @@ class Tracker:
             return True
         # Further away: the marble, if it came out faster than the track thought, shows as
         # readings that agree with each other (up to 600 deg/s between them); a stray is alone.
+        # One where the marble cannot be (behind a fast one, or further on than its speed
+        # reaches) neither joins nor breaks such a chain (a stray 90 deg behind a marble at
+        # 410 deg/s broke the chain of the two readings that showed it out of a stuck
+        # sensor's arc, and it was called off the ring: stuck:9, seed 3, flick 27).
+        v = self.vel if self.vel >= 0 else -self.vel
+        if v > _SELF_V:
+            d = sdiff(ang, wrap(self.seen))
+            if self.vel < 0:
+                d = -d
+            if d < -300 or d > 300 + (v + 6000) * tdiff(now, self.t_seen) // 1000:
+                return False
         gap = tdiff(now, self.bx_t)
         ok = self.bx_t >= 0 and gap < _CHAIN_MS and -(300 + gap * 60) < sdiff(ang, self.bx_a) < 300 + gap * 60
         self.bx_a = ang
