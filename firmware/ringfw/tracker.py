@@ -204,6 +204,8 @@ class Tracker:
         self.bg_n = filled("H", n)                # background readings learned
         self.bg_r16 = filled("i", n)              # its range (valid readings), mm * 16
         self.bg_valid = bytearray(n)              # share of its readings that were valid, /255
+        self.bg_ref = bytearray(n)                # ... that share when it was first learned
+        self.kv = bytearray(n)                    # ... share in its window's range, far from rests
         self.bg_sig = filled("i", n)              # its signal rate, 9.7 MCPS (as 0x1A)
         self.bg_vsig = filled("i", n)             # ... that of its valid readings alone
         self.nb_n = bytearray(n)                  # readings of a return the background lacks
@@ -504,12 +506,33 @@ class Tracker:
                         self.bg_vsig[i] = sig
                     self.bg_r16[i] += (rng * 16 - self.bg_r16[i]) // n
                     self.bg_vsig[i] += (sig - self.bg_vsig[i]) >> 2
+                if n == _BG_WARM:
+                    self.bg_ref[i] = self.bg_valid[i]
             else:
                 self.bg_sig[i] += (sig - self.bg_sig[i]) >> _BG_SHIFT
                 self.bg_valid[i] += (v - self.bg_valid[i]) >> _BG_SHIFT
                 if valid:
                     self.bg_r16[i] += (rng * 16 - self.bg_r16[i]) >> _BG_SHIFT
                     self.bg_vsig[i] += (sig - self.bg_vsig[i]) >> _BG_SHIFT
+            if learn and st == _REST and n >= _BG_WARM and self.bg_ref[i] < _BG_VALID // 2 \
+                    and not self.knocked[i] and (
+                    off < r.view_min[i] - _BG_AWAY or off > r.view_max[i] + _SAT_PAST + _BG_AWAY):
+                # An empty cone that returned a range under a quarter of the time when its
+                # background was learned, now returns one inside its window most of the
+                # time while the marble rests far from it: it sees the wall or the floor,
+                # knocked off its aim. Its faint, scattered wall returns never made the
+                # steady new return that _changed looks for; the slow average took them in
+                # (misaimed:9, seeds 1 and 3: valid 0 % -> 88 % in 20 flicks), the near
+                # part of its window that still saw the marble earned it trust again, and
+                # marbles it did not see further on were called off the ring.
+                q = self.kv[i]
+                if valid and rng <= r.range_max:
+                    q += (255 - q + 15) >> 4
+                else:
+                    q -= (q + 15) >> 4
+                self.kv[i] = q
+                if q >= _BG_VALID:
+                    self._knock(i)
         if valid and learn and n < _BG_WARM:
             return True    # still learning what this cone sees of the empty ring
         if not valid or n < _BG_WARM // 2 or self.bg_valid[i] < _BG_VALID:
@@ -563,13 +586,16 @@ class Tracker:
         self.bg_vsig[i] = 0
         self.bg_valid[i] = 0
         self.relearned += 1
+        self._knock(i)
+        return True
+
+    def _knock(self, i):
         # A cone that now sees the wall was knocked off its aim: what it makes of the marble
         # is at the wrong angle, or nothing, where the ring counts on it. Not trusted again
         # until the ring is calibrated again (bring-up: re-aim).
         self.knocked[i] = 1
         if not self.faulty[i]:
             self._fault(i, FAULT_NONSENSE)
-        return True
 
     def _unblend(self, i, rng, sig):
         """The marble's own range from a reading that blends it with the background: the
@@ -708,7 +734,14 @@ class Tracker:
         must not look like a flick. Find the rest point again, quietly. (And a sensor knocked
         off its aim may have been re-aimed: it may earn trust again.)"""
         for j in range(self.n):
-            self.knocked[j] = 0
+            if self.knocked[j]:
+                # re-aimed, maybe: what its cone sees of the empty ring is learned afresh
+                self.knocked[j] = 0
+                self.bg_n[j] = 0
+                self.bg_r16[j] = 0
+                self.bg_sig[j] = 0
+                self.bg_vsig[j] = 0
+                self.bg_valid[j] = 0
         if self.state == _REST:
             self.state = _SETTLING
             self.pend = False
