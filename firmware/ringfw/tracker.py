@@ -518,7 +518,8 @@ class Tracker:
                     and not self.knocked[i] and (
                     off < r.view_min[i] - _BG_AWAY or off > r.view_max[i] + _SAT_PAST + _BG_AWAY):
                 # An empty cone that returned a range under a quarter of the time when its
-                # background was learned, now returns one inside its window most of the
+                # background was learned, now returns one inside its window (short of its
+                # last 10 degrees, where a healthy cone's faint far wall may show) most of the
                 # time while the marble rests far from it: it sees the wall or the floor,
                 # knocked off its aim. Its faint, scattered wall returns never made the
                 # steady new return that _changed looks for; the slow average took them in
@@ -526,7 +527,9 @@ class Tracker:
                 # part of its window that still saw the marble earned it trust again, and
                 # marbles it did not see further on were called off the ring.
                 q = self.kv[i]
-                if valid and rng <= r.range_max:
+                a = r.reading_angle(i, rng) if valid else -1
+                if a >= 0 and ((a - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN \
+                        <= r.view_max[i] - 1000:
                     q += (255 - q + 15) >> 4
                 else:
                     q -= (q + 15) >> 4
