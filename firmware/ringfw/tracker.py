@@ -67,6 +67,7 @@ _BG_AWAY = const(500)      # cd: the marble at least this far outside a window i
 _BG_NEW = const(64)        # readings of a steady new return before the background is learned again
 _BG_MOVED = const(1000)    # cd: ... over two rests at least this far apart
 _BG_VALID = const(128)     # valid share (of 255) above which the background returns a range
+_KV_RANGE = const(255)     # (kv: a background that returned a range when first learned)
 _BG_SIG_MIN = const(32)    # signal (9.7 MCPS: 0.25) a return needs: ST's signal-rate limit
 _DEPART_MM = const(8)      # a reading this far from a returning background is a departure...
 _CONTRAST_Q = const(6)     # ... or with 6/4 of the background's signal
@@ -161,7 +162,6 @@ class Tracker:
         n = ring.sensor_count
         self.n = n
         self.last_seen = filled("i", n)           # time of last reading (any) per sensor
-        self.heard = bytearray(n)                 # has ever produced a reading
         self.faulty = bytearray(n)
         self.why = bytearray(n)                   # the FAULT_* that made it faulty
         self.mute = bytearray(n)                  # its last try got no answer (not yet a fault)
@@ -204,8 +204,9 @@ class Tracker:
         self.bg_n = filled("H", n)                # background readings learned
         self.bg_r16 = filled("i", n)              # its range (valid readings), mm * 16
         self.bg_valid = bytearray(n)              # share of its readings that were valid, /255
-        self.bg_ref = bytearray(n)                # ... that share when it was first learned
-        self.kv = bytearray(n)                    # ... share in its window's range, far from rests
+        # ... and the share of its returns in its window, far from rests (_KV_RANGE: its
+        # background returned a range when first learned, and it is not watched)
+        self.kv = bytearray(n)
         self.bg_sig = filled("i", n)              # its signal rate, 9.7 MCPS (as 0x1A)
         self.bg_vsig = filled("i", n)             # ... that of its valid readings alone
         self.nb_n = bytearray(n)                  # readings of a return the background lacks
@@ -236,7 +237,6 @@ class Tracker:
         self.roll_lo = 0
         self.roll_hi = 0
         self.roll_first = 0
-        self.swings_total = 0
         # Where rests have held (folded mod 180 deg: on a tilted ring the friction bands
         # round the low and the high point are the same arc, 180 deg apart), and whether
         # they are spread so wide that the ring cannot be tilted enough to swing.
@@ -340,7 +340,6 @@ class Tracker:
             if not self.faulty[i]:
                 self._recompute_cover()
         self.last_seen[i] = now
-        self.heard[i] = 1
         if status == hal.STATUS_HARDWARE_FAIL:
             self._fault(i, FAULT_HARDWARE)
             return
@@ -507,14 +506,14 @@ class Tracker:
                     self.bg_r16[i] += (rng * 16 - self.bg_r16[i]) // n
                     self.bg_vsig[i] += (sig - self.bg_vsig[i]) >> 2
                 if n == _BG_WARM:
-                    self.bg_ref[i] = self.bg_valid[i]
+                    self.kv[i] = _KV_RANGE if self.bg_valid[i] >= _BG_VALID // 2 else 0
             else:
                 self.bg_sig[i] += (sig - self.bg_sig[i]) >> _BG_SHIFT
                 self.bg_valid[i] += (v - self.bg_valid[i]) >> _BG_SHIFT
                 if valid:
                     self.bg_r16[i] += (rng * 16 - self.bg_r16[i]) >> _BG_SHIFT
                     self.bg_vsig[i] += (sig - self.bg_vsig[i]) >> _BG_SHIFT
-            if learn and st == _REST and n >= _BG_WARM and self.bg_ref[i] < _BG_VALID // 2 \
+            if learn and st == _REST and n >= _BG_WARM and self.kv[i] != _KV_RANGE \
                     and not self.knocked[i] and (
                     off < r.view_min[i] - _BG_AWAY or off > r.view_max[i] + _SAT_PAST + _BG_AWAY):
                 # An empty cone that returned a range under a quarter of the time when its
@@ -1406,7 +1405,6 @@ class Tracker:
                 lo = self.tp_prev if self.tp_prev < self.tp_last else self.tp_last
                 hi = self.tp_last if self.tp_prev < self.tp_last else self.tp_prev
                 if lo - 100 <= x <= hi + 100:
-                    self.swings_total += 1
                     # rests on both sides of the low point bound it better than a swing's
                     # turning points (friction shifts those): use the swing only without them
                     if not self.tilted and self.roll_n < 2:
