@@ -1661,13 +1661,17 @@ class Tracker:
         # One where the marble cannot be (behind a fast one, or further on than its speed
         # reaches) neither joins nor breaks such a chain (a stray 90 deg behind a marble at
         # 410 deg/s broke the chain of the two readings that showed it out of a stuck
-        # sensor's arc, and it was called off the ring: stuck:9, seed 3, flick 27).
+        # sensor's arc, and it was called off the ring: stuck:9, seed 3, flick 27). Where it
+        # was last seen may lag it by as much as a reading at the arc's end is from the end
+        # (_at_arc): a marble at 250 deg/s, seen 12 deg out of the arc and placed at its end,
+        # was then seen 14 and 25 deg further on, past that reach without the lag, and was
+        # called off the ring (stuck:2, seed 1, flick 449).
         v = self.vel if self.vel >= 0 else -self.vel
         if v > _SELF_V:
             d = sdiff(ang, wrap(self.seen))
             if self.vel < 0:
                 d = -d
-            if d < -300 or d > 300 + (v + 6000) * tdiff(now, self.t_seen) // 1000:
+            if d < -300 or d > 300 + _NEAR_BLIND + (v + 6000) * tdiff(now, self.t_seen) // 1000:
                 return False
         gap = tdiff(now, self.bx_t)
         ok = self.bx_t >= 0 and gap < _CHAIN_MS and -(300 + gap * 60) < sdiff(ang, self.bx_a) < 300 + gap * 60
