@@ -173,7 +173,11 @@ def _run(board, path, steps, serial, fault_rounds, rescue_ms):
         # Not fed any more: the watchdog reboots the board within its timeout, unless
         # Ctrl-C (on again: the app is gone, nothing on the link needs protecting) comes
         # first; then main's leave() stops the watchdog and the REPL is free.
-        _kbd_intr(3)
+        try:
+            import micropython
+            micropython.kbd_intr(3)
+        except (ImportError, AttributeError):
+            pass
         fault("main loop stopped: %s: %s (rebooting in 5 s; Ctrl-C for the REPL)"
               % (type(e).__name__, e), path, fault_rounds, pixels)
         return ctl
@@ -182,10 +186,3 @@ def _run(board, path, steps, serial, fault_rounds, rescue_ms):
         print("ringside: REPL released")
     return ctl
 
-
-def _kbd_intr(c):
-    try:
-        import micropython
-        micropython.kbd_intr(c)
-    except (ImportError, AttributeError):
-        pass

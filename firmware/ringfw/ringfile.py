@@ -12,9 +12,14 @@ build identical tables.
 import binascii
 
 from ringfw import power
-from ringfw.compat import filled, json
+from ringfw.compat import filled
 from ringfw.geometry import FULL_TURN, Ring, RingError, Side, wrap
 from ringfw.wire import _tok_byte
+
+try:
+    import ujson as json
+except ImportError:  # CPython
+    import json
 
 # sin(k degrees) * 16384 for k = 0..90. A table, not math.sin, so every port agrees.
 _SIN_Q14 = (0, 286, 572, 857, 1143, 1428, 1713, 1997, 2280, 2563, 2845, 3126, 3406, 3686,
