@@ -304,9 +304,9 @@ class VL53L0XModel:
                 self.calibrations += 1
                 self.mode = "idle"
         elif self.mode == "single":
-            self._polls_left -= 1
-            if self._polls_left <= 0 and not self.ranging_stuck and \
-                    (self.clock() - self._t0) * 1000 >= self.period_us():
+            # a single shot is ready by time alone, as on the device (its period after the
+            # start), however often it is asked
+            if not self.ranging_stuck and (self.clock() - self._t0) * 1000 >= self.period_us():
                 self._latch()
                 self.mode = "idle"
         elif self.mode == "continuous" and not self.ranging_stuck:
