@@ -209,7 +209,7 @@ def ring_from(d, digest=0):
         r.i2c_hz = int(timing.get("i2c_hz", 400000))
         pins = d.get("pins", {})
         r.i2c_pins = (int(pins.get("i2c_id", 0)), int(pins.get("sda", 0)), int(pins.get("scl", 1)))
-        # the safe-mode jumper (ringfw.boot.rescue): this pin pulled to GND at boot; -1 none
+        # the safe-mode jumper (ringfw.start.rescue): this pin pulled to GND at boot; -1 none
         r.safe_pin = int(pins.get("safe", -1))
         if not -1 <= r.safe_pin <= 29:
             raise RingError("ring.json pins.safe must be a GPIO number 0..29 or -1 (none)")
