@@ -15,15 +15,14 @@ each sensor's conversion time (start to data-ready, in whole ms) and asks first 
 plus that time, then every poll (1 ms) until the result is there. The learned time is the
 least age at which the sensor's result was found ready over its last _WINDOW readings (the
 first time over its first _FIRST); the first reading of every window asks one ms earlier
-than that (a probe), so a sensor that got
-faster is followed within a window, and one that got slower within a window too (its first
-checks then miss: extra checks, never a later read). Before anything is learned the first
-check is EARLY_MS before the timing budget is up, and no check ever comes earlier than that
-(a conversion takes its timing budget: a chip that claims a result sooner is not believed
-into ranging faster). A VL53L0X converts in its budget plus
-about 0.6 ms (33.6 ms for a 33 ms budget, ST's timing budget; 'ringside bench firmware'
-counts the checks): most readings need one check, and every reading is still taken in the
-poll it is first found ready in, as when every ms was asked.
+than that (a probe), so a sensor that got faster is followed down a ms a window, and one
+that got slower within a window (its first checks then miss: extra checks, never a later
+read). Before anything is learned the first check is EARLY_MS before the timing budget is
+up, and no check ever comes earlier than that: a conversion takes its timing budget, and a
+chip that claims a result sooner is not followed into ranging faster. A VL53L0X converts in
+its budget plus about 0.6 ms (33.6 ms for a 33 ms budget), so most readings need one check
+('ringside bench firmware' counts them), and every reading is still taken in the poll it is
+first found ready in, as when every ms was asked.
 
 The board (board_rp2040.RangeSensors, on core 1) and the simulated board (ringside.sim.board)
 run this same code; only the device differs. A device has:
