@@ -10,7 +10,10 @@ def _led_guess(path):
     """(pin, count) of the LEDs from ring.json if it can be read at all, else the defaults."""
     pin, count = 22, 60
     try:
-        from ringfw.compat import json
+        try:
+            import ujson as json
+        except ImportError:  # CPython
+            import json
         with open(path) as f:
             leds = json.load(f)["leds"]
         pin = int(leds.get("pin", pin))

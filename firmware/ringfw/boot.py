@@ -34,11 +34,11 @@ except AttributeError:  # CPython (tests)
     def _sleep_ms(ms):
         time.sleep(ms / 1000)
 _BLINK_S = 0.5       # half period of the fault blink
+_START_ONLY = ("ringfw.start",)   # boot-only: unloaded once the board is built
 # The rescue window: this long before anything starts, BOOTSEL, the jumper and Ctrl-C are
 # watched. BOOTSEL held *at power-up* starts the ROM's USB drive instead (the bootrom reads
 # it first), so it is pressed just after plugging in: the window gives a person the time.
 RESCUE_MS = 1500
-_RESCUE_STEP_MS = 10
 # RP2040 WATCHDOG CTRL (base 0x40058000, offset 0x00) through its atomic bit-clear alias
 # (+0x3000); ENABLE is bit 30 (RP2040 datasheet: "Watchdog", list of registers, and 2.1.2
 # "Atomic Register Access"). machine.WDT has no deinit on rp2. Plain ints: both exceed the
@@ -60,19 +60,6 @@ def fault(message, path="ring.json", rounds=-1, pixels=None):
     The blink is in ringfw.blink, loaded only when it is needed."""
     from ringfw import blink
     blink.fault(message, path, rounds, pixels, _BLINK_S, time.sleep)
-
-
-def _gc_setup(mem_alloc):
-    """Collect now, set the automatic threshold high; returns the heap use that triggers the
-    loop's own collection."""
-    gc.collect()
-    if mem_alloc is None:
-        return 0
-    try:
-        gc.threshold(_GC_THRESHOLD)
-    except AttributeError:
-        pass
-    return mem_alloc() + _GC_SLACK
 
 
 def _is_rp2040():
@@ -102,53 +89,12 @@ def leave(board):
         stop_watchdog()
 
 
-def _bootsel():
-    """rp2.bootsel_button, or None where there is none (CPython, other ports)."""
-    try:
-        import rp2
-        return rp2.bootsel_button
-    except (ImportError, AttributeError):
-        return None
-
-
-def rescue(ring, board, rescue_ms=RESCUE_MS):
-    """Watch for a rescue for rescue_ms: '' (start the app) or why not (safe mode).
-
-    Read before anything starts (core 1 not running: bootsel_button() briefly turns the
-    flash off). The jumper is ring.json pins.safe, read with the pin's pull-up: a jumper to
-    GND reads 0. Ctrl-C on the console (kbd_intr is on) counts too."""
-    pin = None
-    if ring.safe_pin >= 0:
-        import machine
-        pin = machine.Pin(ring.safe_pin, machine.Pin.IN, machine.Pin.PULL_UP)
-    bootsel = _bootsel()
-    sleep = getattr(board, "_sleep_ms", _sleep_ms)   # virtual time in the tests
-    waited = 0
-    try:
-        while True:
-            if pin is not None and not pin.value():
-                return "jumper on GP%d" % ring.safe_pin
-            if bootsel is not None and bootsel():
-                return "BOOTSEL pressed"
-            if waited >= rescue_ms:
-                return ""
-            sleep(_RESCUE_STEP_MS)
-            waited += _RESCUE_STEP_MS
-    except KeyboardInterrupt:
-        return "Ctrl-C on the console"
-
-
-def _safe_mode(why, ring, board):
-    stop_watchdog()
-    from ringfw import blink
-    blink.safe_mode(why, ring, board)
-
-
 def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1, rescue_ms=RESCUE_MS):
     """Boot and run. steps < 0 runs until release; tests pass a step count and a serial."""
     # Order matters for the heap's peak (docs/board.md): the board module before ring.json
     # is read (reading it leaves holes in the heap), the board built and the Adafruit
-    # driver dropped with the set-up code before the controller's modules are imported.
+    # driver dropped with the set-up code, and the start-up code (ringfw.start) dropped,
+    # before the controller's modules are imported.
     from ringfw import board_rp2040 as board
     try:
         return _run(board, path, steps, serial, fault_rounds, rescue_ms)
@@ -160,34 +106,18 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1, rescue_ms=RES
 
 
 def _run(board, path, steps, serial, fault_rounds, rescue_ms):
-    try:
-        from ringfw import geometry
-        ring = geometry.load(path)
-    except OSError:
-        fault("no %s on the board: copy it with `mpremote cp hardware/ring.json :%s`"
-              % (path, path), path, fault_rounds)
+    # ring.json, the rescue window and the board's parts: boot-only code (ringfw.start),
+    # unloaded before the controller's modules are imported
+    from ringfw import start
+    got = start.board(board, path, serial, fault_rounds, rescue_ms)
+    start = None
+    board.drop_modules(_START_ONLY)
+    if got is None:
         return None
-    except Exception as e:  # RingError (a ValueError) explains what is wrong
-        fault("%s is not usable: %s" % (path, e), path, fault_rounds)
-        return None
-
-    why = rescue(ring, board, rescue_ms)
-    if why:
-        _safe_mode(why, ring, board)
-        return None
-
+    ring, clock, sensors, pixels, serial, watchdog = got
+    got = None
     try:
         from ringfw.compat import tdiff
-        board.drop_modules(board.BOOT_ONLY)  # ring.json's reader: its RAM back
-        clock = board.Clock()
-        print("ringside: starting %d sensors" % ring.sensor_count)
-        ranging = board.RangeSensors(ring)
-        sensors = board.SensorPoller(ranging)
-        pixels = board.Pixels(ring)
-        if serial is None:
-            serial = board.Serial()
-        watchdog = board.Watchdog()
-        ranging.drop_init_code()          # the driver's and the set-up's RAM back
         from ringfw.controller import Controller
         ctl = Controller(ring, clock, sensors, pixels, serial, watchdog, board.Storage(path))
         if sensors.start():
@@ -201,8 +131,17 @@ def _run(board, path, steps, serial, fault_rounds, rescue_ms):
         fault("board start failed: %s: %s" % (type(e).__name__, e), path, fault_rounds)
         return None
 
+    # collect now and set the automatic threshold high; the loop collects itself once the
+    # heap in use passes gc_floor
     mem_alloc = getattr(gc, "mem_alloc", None)    # MicroPython only
-    gc_floor = _gc_setup(mem_alloc)
+    gc.collect()
+    gc_floor = 0
+    if mem_alloc is not None:
+        try:
+            gc.threshold(_GC_THRESHOLD)
+        except AttributeError:
+            pass
+        gc_floor = mem_alloc() + _GC_SLACK
     # Ctrl-C's grace (board_rp2040.boot_grace) counts from the loop's first step, not from
     # the import: the rescue window and the sensors' start-up do not eat into it.
     board._boot = clock.ticks_ms()
@@ -234,7 +173,11 @@ def _run(board, path, steps, serial, fault_rounds, rescue_ms):
         # Not fed any more: the watchdog reboots the board within its timeout, unless
         # Ctrl-C (on again: the app is gone, nothing on the link needs protecting) comes
         # first; then main's leave() stops the watchdog and the REPL is free.
-        _kbd_intr(3)
+        try:
+            import micropython
+            micropython.kbd_intr(3)
+        except (ImportError, AttributeError):
+            pass
         fault("main loop stopped: %s: %s (rebooting in 5 s; Ctrl-C for the REPL)"
               % (type(e).__name__, e), path, fault_rounds, pixels)
         return ctl
@@ -243,10 +186,3 @@ def _run(board, path, steps, serial, fault_rounds, rescue_ms):
         print("ringside: REPL released")
     return ctl
 
-
-def _kbd_intr(c):
-    try:
-        import micropython
-        micropython.kbd_intr(c)
-    except (ImportError, AttributeError):
-        pass

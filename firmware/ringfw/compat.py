@@ -7,11 +7,6 @@ except ImportError:  # CPython
 
 from array import array
 
-try:
-    import ujson as json  # noqa: F401
-except ImportError:
-    import json  # noqa: F401
-
 # Board ticks wrap at 2**30 ms (MicroPython's ticks_ms period on 32-bit ports), so every
 # time value stays a small int and never allocates. All time arithmetic goes through tdiff.
 TICKS_MASK = const(0x3FFFFFFF)

@@ -12,7 +12,7 @@ from ringfw import leds as L
 from ringfw import timer as TM
 from ringfw.compat import const, filled, tadd, tdiff
 from ringfw.geometry import FULL_TURN
-from ringfw.wire import ARG_REASONS, Encoder, Frame, FrameReader, PROTOCOL, REASONS
+from ringfw.wire import ARG_REASONS, Encoder, Frame, FrameReader, PROTOCOL, REASONS, word_starts
 
 _HEARTBEAT_MS = const(1000)
 # tdiff written out in the per-step checks (a call costs more than the test itself)
@@ -32,10 +32,112 @@ _CW = const(2)
 _MAX_TRAVEL = const(3600000)        # cd: 100 turns, more than any flick
 _MAX_OFF16 = const(16000)           # 1000 mm of calibration offset, in 1/16 mm
 
-# verdict reasons (docs/protocol.md gives the words)
-_SHORT = b"too_short"               # did not reach the opposing space (minimum travel)
-_WRONG_WAY = b"wrong_direction"
-_OFF = b"left_ring"
+
+# The words the controller sends and reads - message types, keys, NACK reasons - as one
+# word list: on the board a bytes constant costs about 36 bytes of heap, a word of this list
+# its length + 1 (docs/firmware.md, "Memory"). Encoder and Frame take a word by its index
+# (_W_*) wherever they take a bytes key; docs/protocol.md gives the words. Word 0 is never a
+# key or a reason: a reason of 0 (or b"") means none.
+_WORDS = (b"ack too_short wrong_direction left_ring timer_expired total late hello fw proto "
+          b"ring sensors healthy side leds cap uid hb up loop drop err blind tmr tps raw id "
+          b"r st sense sig amb moving ang dir landed sp alt trv conf cands corrects "
+          b"withdrawn degraded n ids off_ring placed lost sensor_fault why sensor_ok "
+          b"not_level low half_period swings verdict ok min error count what nack re arg "
+          b"simulated_board_only unknown_command protocol_too_new protocol_too_old name on "
+          b"c at w v pulse trail flash ms s paused show no_timer i say_i all label "
+          b"say_sp_label_or_all off scale no_storage")
+_W_ACK = const(0)
+_W_TOO_SHORT = const(1)
+_W_WRONG_DIRECTION = const(2)
+_W_LEFT_RING = const(3)
+_W_TIMER_EXPIRED = const(4)
+_W_TOTAL = const(5)
+_W_LATE = const(6)
+_W_HELLO = const(7)
+_W_FW = const(8)
+_W_PROTO = const(9)
+_W_RING = const(10)
+_W_SENSORS = const(11)
+_W_HEALTHY = const(12)
+_W_SIDE = const(13)
+_W_LEDS = const(14)
+_W_CAP = const(15)
+_W_UID = const(16)
+_W_HB = const(17)
+_W_UP = const(18)
+_W_LOOP = const(19)
+_W_DROP = const(20)
+_W_ERR = const(21)
+_W_BLIND = const(22)
+_W_TMR = const(23)
+_W_TPS = const(24)
+_W_RAW = const(25)
+_W_ID = const(26)
+_W_R = const(27)
+_W_ST = const(28)
+_W_SENSE = const(29)
+_W_SIG = const(30)
+_W_AMB = const(31)
+_W_MOVING = const(32)
+_W_ANG = const(33)
+_W_DIR = const(34)
+_W_LANDED = const(35)
+_W_SP = const(36)
+_W_ALT = const(37)
+_W_TRV = const(38)
+_W_CONF = const(39)
+_W_CANDS = const(40)
+_W_CORRECTS = const(41)
+_W_WITHDRAWN = const(42)
+_W_DEGRADED = const(43)
+_W_N = const(44)
+_W_IDS = const(45)
+_W_OFF_RING = const(46)
+_W_PLACED = const(47)
+_W_LOST = const(48)
+_W_SENSOR_FAULT = const(49)
+_W_WHY = const(50)
+_W_SENSOR_OK = const(51)
+_W_NOT_LEVEL = const(52)
+_W_LOW = const(53)
+_W_HALF_PERIOD = const(54)
+_W_SWINGS = const(55)
+_W_VERDICT = const(56)
+_W_OK = const(57)
+_W_MIN = const(58)
+_W_ERROR = const(59)
+_W_COUNT = const(60)
+_W_WHAT = const(61)
+_W_NACK = const(62)
+_W_RE = const(63)
+_W_ARG = const(64)
+_W_SIMULATED_BOARD_ONLY = const(65)
+_W_UNKNOWN_COMMAND = const(66)
+_W_PROTOCOL_TOO_NEW = const(67)
+_W_PROTOCOL_TOO_OLD = const(68)
+_W_NAME = const(69)
+_W_ON = const(70)
+_W_C = const(71)
+_W_AT = const(72)
+_W_W = const(73)
+_W_V = const(74)
+_W_PULSE = const(75)
+_W_TRAIL = const(76)
+_W_FLASH = const(77)
+_W_MS = const(78)
+_W_S = const(79)
+_W_PAUSED = const(80)
+_W_SHOW = const(81)
+_W_NO_TIMER = const(82)
+_W_I = const(83)
+_W_SAY_I = const(84)
+_W_ALL = const(85)
+_W_LABEL = const(86)
+_W_SAY_SP_LABEL_OR_ALL = const(87)
+_W_OFF = const(88)
+_W_SCALE = const(89)
+_W_NO_STORAGE = const(90)
+
 
 class Controller:
     def __init__(self, ring, clock, sensors, pixels, serial, watchdog, storage=None):
@@ -55,8 +157,9 @@ class Controller:
         self.ev = filled("i", 6)
         self.rx = bytearray(256)   # read up to 256 bytes a step (32 kB/s at an 8 ms loop)
         self.reader = FrameReader()
-        self.frame = Frame()
-        self.enc = Encoder()
+        starts = word_starts(_WORDS)
+        self.frame = Frame(_WORDS, starts)
+        self.enc = Encoder(_WORDS, starts)
         self.leds = L.Leds(ring, pixels)
         self.timer = TM.Timer()
         self.side = 0
@@ -140,9 +243,9 @@ class Controller:
             tm = self.timer
             if tm.state == TM.RUNNING and tm.tick(now):
                 e = self.enc
-                e.begin(b"timer_expired")
-                e.int(b"total", tm.total)
-                e.int(b"late", tm.late)
+                e.begin(_W_TIMER_EXPIRED)
+                e.int(_W_TOTAL, tm.total)
+                e.int(_W_LATE, tm.late)
                 self._send()
             lv = self.leds
             if not lv.started or ((now - lv.last + _TH) & _TM) - _TH >= L.FRAME_MS:
@@ -177,17 +280,17 @@ class Controller:
     def hello(self):
         e = self.enc
         r = self.ring
-        e.begin(b"hello")
-        e.tok(b"fw", self.version)
-        e.int(b"proto", PROTOCOL)
-        e.tok(b"ring", r.digest_hex)
-        e.int(b"sensors", self.n)
-        e.int(b"healthy", self.n - self._faulty_count())
-        e.word(b"side", self.side_names, self.side)
-        e.int(b"leds", r.led_count)
-        e.int(b"cap", self.leds.cap)
+        e.begin(_W_HELLO)
+        e.tok(_W_FW, self.version)
+        e.int(_W_PROTO, PROTOCOL)
+        e.tok(_W_RING, r.digest_hex)
+        e.int(_W_SENSORS, self.n)
+        e.int(_W_HEALTHY, self.n - self._faulty_count())
+        e.word(_W_SIDE, self.side_names, self.side)
+        e.int(_W_LEDS, r.led_count)
+        e.int(_W_CAP, self.leds.cap)
         if self.uid:
-            e.tok(b"uid", self.uid)
+            e.tok(_W_UID, self.uid)
         self._send()
 
     def _faulty_count(self):
@@ -199,37 +302,37 @@ class Controller:
     def _heartbeat(self, now):
         e = self.enc
         rd = self.reader
-        e.begin(b"hb")
-        e.int(b"up", self.uptime_s)
-        e.int(b"loop", self.worst_loop)
-        e.int(b"drop", self.bad_frames + rd.partial + rd.overlong + self.frames_dropped
+        e.begin(_W_HB)
+        e.int(_W_UP, self.uptime_s)
+        e.int(_W_LOOP, self.worst_loop)
+        e.int(_W_DROP, self.bad_frames + rd.partial + rd.overlong + self.frames_dropped
               + self.tracker.dropped_events)
-        e.int(b"err", self.errors)
-        e.int(b"blind", self.tracker.blind)
+        e.int(_W_ERR, self.errors)
+        e.int(_W_BLIND, self.tracker.blind)
         tm = self.timer
         if tm.active():
-            e.int(b"tmr", tm.remaining(now))
+            e.int(_W_TMR, tm.remaining(now))
             if tm.state == TM.PAUSED:
-                e.int(b"tps", 1)
+                e.int(_W_TPS, 1)
         self._send()
 
     def _send_raw(self, i):
         e = self.enc
-        e.begin(b"raw")
-        e.int(b"id", i)
-        e.int(b"r", self.ranges[i])
-        e.int(b"st", self.statuses[i])
+        e.begin(_W_RAW)
+        e.int(_W_ID, i)
+        e.int(_W_R, self.ranges[i])
+        e.int(_W_ST, self.statuses[i])
         self._send()
 
     def _send_sense(self, i):
         # the reading as the sensor gave it: no calibration, with its rates (MCPS, 9.7)
         e = self.enc
-        e.begin(b"sense")
-        e.int(b"id", i)
-        e.int(b"r", self.ranges[i])
-        e.int(b"st", self.statuses[i])
-        e.int(b"sig", self.sensors.signal[i])
-        e.int(b"amb", self.sensors.ambient[i])
+        e.begin(_W_SENSE)
+        e.int(_W_ID, i)
+        e.int(_W_R, self.ranges[i])
+        e.int(_W_ST, self.statuses[i])
+        e.int(_W_SIG, self.sensors.signal[i])
+        e.int(_W_AMB, self.sensors.ambient[i])
         self._send()
 
     def _send_events(self, now):
@@ -242,68 +345,68 @@ class Controller:
             if not kind:
                 return
             if kind == T.EV_MOVING:
-                e.begin(b"moving")
-                e.int(b"ang", ev[0])
-                e.int(b"dir", ev[1])
+                e.begin(_W_MOVING)
+                e.int(_W_ANG, ev[0])
+                e.int(_W_DIR, ev[1])
             elif kind == T.EV_LANDED:
-                e.begin(b"landed")
-                e.word(b"sp", side.ids, ev[0])
+                e.begin(_W_LANDED)
+                e.word(_W_SP, side.ids, ev[0])
                 if ev[1] >= 0:
-                    e.word(b"alt", side.ids, ev[1])
-                e.int(b"ang", ev[2])
-                e.int(b"trv", ev[3])
-                e.int(b"conf", ev[4])
+                    e.word(_W_ALT, side.ids, ev[1])
+                e.int(_W_ANG, ev[2])
+                e.int(_W_TRV, ev[3])
+                e.int(_W_CONF, ev[4])
                 fl = ev[5]
                 if fl & T.LF_BLIND:
-                    e.int(b"blind", 1)
+                    e.int(_W_BLIND, 1)
                     if fl >> 8:
-                        e.word_run(b"cands", side.ids, (fl >> 2) & 63, fl >> 8, side.count)
+                        e.word_run(_W_CANDS, side.ids, (fl >> 2) & 63, fl >> 8, side.count)
                 if fl & T.LF_CORRECTS:
-                    e.int(b"corrects", 1)
+                    e.int(_W_CORRECTS, 1)
                 self._send()
                 self.leds.landed(ev[0], now)
                 if self.arm_dir >= 0 and not fl & T.LF_CORRECTS:
                     self._verdict(ev[3], False, now)   # (a correction is no new flick)
                 continue
             elif kind == T.EV_WITHDRAWN:
-                e.begin(b"withdrawn")
-                e.word(b"sp", side.ids, ev[0])
-                e.int(b"ang", ev[1])
-                e.int(b"trv", ev[2])
+                e.begin(_W_WITHDRAWN)
+                e.word(_W_SP, side.ids, ev[0])
+                e.int(_W_ANG, ev[1])
+                e.int(_W_TRV, ev[2])
             elif kind == T.EV_DEGRADED:
-                e.begin(b"degraded")
-                e.int(b"n", ev[0])
-                e.bits(b"ids", ev[1])
-                e.int(b"blind", ev[2])
+                e.begin(_W_DEGRADED)
+                e.int(_W_N, ev[0])
+                e.bits(_W_IDS, ev[1])
+                e.int(_W_BLIND, ev[2])
             elif kind == T.EV_OFF_RING:
-                e.begin(b"off_ring")
-                e.int(b"ang", ev[0])
-                e.int(b"trv", ev[1])
+                e.begin(_W_OFF_RING)
+                e.int(_W_ANG, ev[0])
+                e.int(_W_TRV, ev[1])
                 self._send()
                 if self.arm_dir >= 0:
                     self._verdict(ev[1], True, now)
                 continue
             elif kind == T.EV_PLACED:
-                e.begin(b"placed")
-                e.word(b"sp", side.ids, ev[0])
-                e.int(b"ang", ev[1])
+                e.begin(_W_PLACED)
+                e.word(_W_SP, side.ids, ev[0])
+                e.int(_W_ANG, ev[1])
             elif kind == T.EV_LOST:
-                e.begin(b"lost")
-                e.int(b"ang", ev[0])
+                e.begin(_W_LOST)
+                e.int(_W_ANG, ev[0])
             elif kind == T.EV_FAULT:
-                e.begin(b"sensor_fault")
-                e.int(b"id", ev[0])
-                e.word(b"why", _FAULT_WORDS, ev[1])
-                e.int(b"blind", ev[2])
+                e.begin(_W_SENSOR_FAULT)
+                e.int(_W_ID, ev[0])
+                e.word(_W_WHY, _FAULT_WORDS, ev[1])
+                e.int(_W_BLIND, ev[2])
             elif kind == T.EV_SENSOR_OK:
-                e.begin(b"sensor_ok")
-                e.int(b"id", ev[0])
-                e.int(b"blind", ev[2])
+                e.begin(_W_SENSOR_OK)
+                e.int(_W_ID, ev[0])
+                e.int(_W_BLIND, ev[2])
             elif kind == T.EV_NOT_LEVEL:
-                e.begin(b"not_level")
-                e.int(b"low", ev[0])
-                e.int(b"half_period", ev[1])
-                e.int(b"swings", ev[2])
+                e.begin(_W_NOT_LEVEL)
+                e.int(_W_LOW, ev[0])
+                e.int(_W_HALF_PERIOD, ev[1])
+                e.int(_W_SWINGS, ev[2])
             else:
                 continue
             self._send()
@@ -313,19 +416,19 @@ class Controller:
         d = self.arm_dir
         why = b""
         if off:
-            why = _OFF
+            why = _W_LEFT_RING
         elif (d == _CCW and trv < 0) or (d == _CW and trv > 0):
-            why = _WRONG_WAY
+            why = _W_WRONG_DIRECTION
         elif (trv if trv >= 0 else -trv) < self.arm_min:
-            why = _SHORT
+            why = _W_TOO_SHORT   # did not reach the opposing space (minimum travel)
         e = self.enc
-        e.begin(b"verdict")
-        e.int(b"ok", 0 if why else 1)
+        e.begin(_W_VERDICT)
+        e.int(_W_OK, 0 if why else 1)
         if why:
-            e.tok(b"why", why)
-        e.int(b"trv", trv)
-        e.int(b"min", self.arm_min)
-        e.word(b"dir", _DIRS, d)
+            e.tok(_W_WHY, why)
+        e.int(_W_TRV, trv)
+        e.int(_W_MIN, self.arm_min)
+        e.word(_W_DIR, _DIRS, d)
         self._send()
         self.arm_dir = -1
         if why:
@@ -334,9 +437,9 @@ class Controller:
     def _report_error(self, exc):
         try:
             e = self.enc
-            e.begin(b"error")
-            e.int(b"count", self.errors)
-            e.tok(b"what", type(exc).__name__.encode())
+            e.begin(_W_ERROR)
+            e.int(_W_COUNT, self.errors)
+            e.tok(_W_WHAT, type(exc).__name__.encode())
             self._send()
         except Exception:
             pass
@@ -357,34 +460,34 @@ class Controller:
         if err:
             self.bad_frames += 1
             e = self.enc
-            e.begin(b"nack")
-            e.int(b"re", -1)
-            e.word(b"why", REASONS, err)
+            e.begin(_W_NACK)
+            e.int(_W_RE, -1)
+            e.word(_W_WHY, REASONS, err)
             self._send()
             return
         self._command(f, now)
 
     def _ack(self, seq):
         e = self.enc
-        e.begin(b"ack")
-        e.int(b"re", seq)
+        e.begin(_W_ACK)
+        e.int(_W_RE, seq)
         self._send()
 
     def _nack(self, seq, why, key=b"", what=False, k=-1):
         """NACK with a constant reason token (or word k of the word list why); arg= the
         offending field, what= the type."""
         e = self.enc
-        e.begin(b"nack")
-        e.int(b"re", seq)
+        e.begin(_W_NACK)
+        e.int(_W_RE, seq)
         if k < 0:
-            e.tok(b"why", why)
+            e.tok(_W_WHY, why)
         else:
-            e.word(b"why", why, k)
+            e.word(_W_WHY, why, k)
         if key:
-            e.tok(b"arg", key)
+            e.tok(_W_ARG, key)
         if what:
             f = self.frame
-            e.tok_from(b"what", f.buf, f.ks, f.ke)
+            e.tok_from(_W_WHAT, f.buf, f.ks, f.ke)
         self._send()
 
     def _command(self, f, now):
@@ -393,7 +496,7 @@ class Controller:
             if f.kind_starts(b"sim_"):
                 hook = self.sim_command
                 if hook is None:
-                    self._nack(f.seq, b"simulated_board_only", b"", True)
+                    self._nack(f.seq, _W_SIMULATED_BOARD_ONLY, b"", True)
                     return
                 why = hook(f.seq, bytes(f.buf[:f.n]))
                 if why:
@@ -401,7 +504,7 @@ class Controller:
                 else:
                     self._ack(f.seq)
                 return
-            self._nack(f.seq, b"unknown_command", b"", True)
+            self._nack(f.seq, _W_UNKNOWN_COMMAND, b"", True)
             return
         why = self._run(k, f, now)
         if f.err:
@@ -421,21 +524,21 @@ class Controller:
         if k == 0:      # ping
             return b""
         if k == 1:      # hello proto=<n>
-            proto = f.int_arg(b"proto", 0, 999999, PROTOCOL)
+            proto = f.int_arg(_W_PROTO, 0, 999999, PROTOCOL)
             if f.err:
                 return b""
             self.hello()
             if proto > PROTOCOL:
-                return b"protocol_too_new"
+                return _W_PROTOCOL_TOO_NEW
             if proto < PROTOCOL:
-                return b"protocol_too_old"
+                return _W_PROTOCOL_TOO_OLD
             return b""
         if k == 2:      # status
             self.hello()
             self._heartbeat(now)
             return b""
         if k == 3:      # side name=<side>
-            j = f.tok_index(b"name", self.side_names)
+            j = f.tok_index(_W_NAME, self.side_names)
             if f.err:
                 return b""
             self.side = j
@@ -443,7 +546,7 @@ class Controller:
             self.leds.set_side(j)
             return b""
         if k == 4:      # raw on=0|1
-            self.raw = f.int_arg(b"on", 0, 1, 1) == 1
+            self.raw = f.int_arg(_W_ON, 0, 1, 1) == 1
             return b""
         if k == 5:
             return self._cal(f, now)
@@ -452,8 +555,8 @@ class Controller:
         if k == 7:      # repl: ack first (in _command), then release
             return b""
         if k == 8:      # arm dir=any|ccw|cw min=<cd>
-            d = f.tok_index(b"dir", _DIRS, _ANY)
-            mn = f.int_arg(b"min", 0, _MAX_TRAVEL, 0)
+            d = f.tok_index(_W_DIR, _DIRS, _ANY)
+            mn = f.int_arg(_W_MIN, 0, _MAX_TRAVEL, 0)
             if f.err:
                 return b""
             self.arm_dir = d
@@ -471,9 +574,9 @@ class Controller:
         if k == 11:     # paint c=<colour> (sp=<id> | label=<label> | all=1)
             return self._paint(f)
         if k == 12:     # player c=<colour> [at=<cd>] [w=<leds>]
-            c = L.colour_arg(f, b"c")
-            at = f.int_arg(b"at", 0, FULL_TURN - 1, -1)
-            w = f.int_arg(b"w", 1, lv.n, 3)
+            c = L.colour_arg(f, _W_C)
+            at = f.int_arg(_W_AT, 0, FULL_TURN - 1, -1)
+            w = f.int_arg(_W_W, 1, lv.n, 3)
             if f.err:
                 return b""
             if at < 0:
@@ -481,29 +584,29 @@ class Controller:
             lv.set_player(c if c else L.NONE, at, w)
             return b""
         if k == 13:     # pulse sp=<id> [c=<colour>]
-            j = f.tok_index(b"sp", self.tracker.side.ids)
-            c = L.colour_arg(f, b"c", L.WHITE)
+            j = f.tok_index(_W_SP, self.tracker.side.ids)
+            c = L.colour_arg(f, _W_C, L.WHITE)
             if f.err:
                 return b""
             lv.pulse(j, c, now)
             return b""
         if k == 14:     # flash [c=<colour>] [n=<count>]
-            c = L.colour_arg(f, b"c", L.RED)
-            cnt = f.int_arg(b"n", 1, 20, 3)
+            c = L.colour_arg(f, _W_C, L.RED)
+            cnt = f.int_arg(_W_N, 1, 20, 3)
             if f.err:
                 return b""
             lv.flash(c, cnt, now)
             return b""
         if k == 15:     # bright v=0..255
-            v = f.int_arg(b"v", 0, 255)
+            v = f.int_arg(_W_V, 0, 255)
             if f.err:
                 return b""
             lv.set_brightness(v)
             return b""
         if k == 16:     # fx [pulse=0|1] [trail=0|1] [flash=0|1]
-            p = f.int_arg(b"pulse", 0, 1, lv.fx_pulse)
-            t = f.int_arg(b"trail", 0, 1, lv.fx_trail)
-            fl = f.int_arg(b"flash", 0, 1, lv.fx_flash)
+            p = f.int_arg(_W_PULSE, 0, 1, lv.fx_pulse)
+            t = f.int_arg(_W_TRAIL, 0, 1, lv.fx_trail)
+            fl = f.int_arg(_W_FLASH, 0, 1, lv.fx_flash)
             if f.err:
                 return b""
             lv.fx_pulse = p
@@ -512,81 +615,81 @@ class Controller:
             return b""
         tm = self.timer
         if k == 17:     # timer_start (ms= | s=) [total=<ms>] [c=<colour>] [paused=1] [show=0]
-            if f.has(b"ms") or not f.has(b"s"):
-                ms = f.int_arg(b"ms", 0, TM.MAX_MS)
+            if f.has(_W_MS) or not f.has(_W_S):
+                ms = f.int_arg(_W_MS, 0, TM.MAX_MS)
             else:
-                ms = f.int_arg(b"s", 0, TM.MAX_MS // 1000) * 1000
-            total = f.int_arg(b"total", 0, TM.MAX_MS, 0)
-            c = L.colour_arg(f, b"c", L.WHITE)
-            paused = f.int_arg(b"paused", 0, 1, 0)
-            shown = f.int_arg(b"show", 0, 1, 1)
+                ms = f.int_arg(_W_S, 0, TM.MAX_MS // 1000) * 1000
+            total = f.int_arg(_W_TOTAL, 0, TM.MAX_MS, 0)
+            c = L.colour_arg(f, _W_C, L.WHITE)
+            paused = f.int_arg(_W_PAUSED, 0, 1, 0)
+            shown = f.int_arg(_W_SHOW, 0, 1, 1)
             if f.err:
                 return b""
             tm.start(now, ms, total, c, paused, shown == 1)
             return b""
         if k == 18:     # timer_pause
-            return b"" if tm.pause(now) else b"no_timer"
+            return b"" if tm.pause(now) else _W_NO_TIMER
         if k == 19:     # timer_resume
-            return b"" if tm.resume(now) else b"no_timer"
+            return b"" if tm.resume(now) else _W_NO_TIMER
         if k == 20:     # timer_cancel
             tm.cancel()
             return b""
         if k == 21:     # px i=<led> [n=<count>] c=<colour>: a run of LEDs in one colour
-            c = L.colour_arg(f, b"c")
-            i = f.int_arg(b"i", 0, self.leds.n - 1, -1)
-            n = f.int_arg(b"n", 1, self.leds.n, 1)
-            pulse = f.int_arg(b"pulse", 0, 1, 0)
+            c = L.colour_arg(f, _W_C)
+            i = f.int_arg(_W_I, 0, self.leds.n - 1, -1)
+            n = f.int_arg(_W_N, 1, self.leds.n, 1)
+            pulse = f.int_arg(_W_PULSE, 0, 1, 0)
             if f.err:
                 return b""
             if i < 0:
-                return b"say_i"
+                return _W_SAY_I
             self.leds.paint_leds(i, n, c if c else L.NONE, pulse)
             return b""
         if k == 22:     # sense on=0|1 [all=0|1]: stream every reading with its rates;
-            on = f.int_arg(b"on", 0, 1, 1)    # all=1: every sensor ranges at once (crosstalk)
-            together = f.int_arg(b"all", 0, 1, 0)
+            on = f.int_arg(_W_ON, 0, 1, 1)    # all=1: every sensor ranges at once (crosstalk)
+            together = f.int_arg(_W_ALL, 0, 1, 0)
             if f.err:
                 return b""
             self.sense = on == 1
             self.sensors.set_together(on == 1 and together == 1)
             return b""
-        return b"unknown_command"
+        return _W_UNKNOWN_COMMAND
 
     def _paint(self, f):
         lv = self.leds
-        c = L.colour_arg(f, b"c")
+        c = L.colour_arg(f, _W_C)
         if f.err:
             return b""
         col = c if c else L.NONE  # off = unpainted: the ground shows through
-        if f.has(b"sp"):
-            j = f.tok_index(b"sp", self.tracker.side.ids)
+        if f.has(_W_SP):
+            j = f.tok_index(_W_SP, self.tracker.side.ids)
             if f.err:
                 return b""
             lv.paint_space(j, col)
             return b""
-        if f.has(b"label"):
+        if f.has(_W_LABEL):
             labels = lv.labels[lv.side_k]
-            j = f.label_index(b"label", labels, 0)
+            j = f.label_index(_W_LABEL, labels, 0)
             if j < 0:
-                f.tok_index(b"label", b"")  # sets "unknown value"
+                f.tok_index(_W_LABEL, b"")  # sets "unknown value"
                 return b""
             while j >= 0:
                 lv.paint_space(j, col)
-                j = f.label_index(b"label", labels, j + 1)
+                j = f.label_index(_W_LABEL, labels, j + 1)
             return b""
-        if f.has(b"all"):
-            f.int_arg(b"all", 1, 1)
+        if f.has(_W_ALL):
+            f.int_arg(_W_ALL, 1, 1)
             if f.err:
                 return b""
             lv.paint_ground(c)
             return b""
-        return b"say_sp_label_or_all"
+        return _W_SAY_SP_LABEL_OR_ALL
 
     def _cal(self, f, now):
         """Set one sensor's calibration: off = offset in 1/16 mm, scale = Q12 (4096 = 1.0)."""
-        i = f.int_arg(b"id", 0, self.n - 1)
-        off = f.int_arg(b"off", -_MAX_OFF16, _MAX_OFF16, 0)
-        scale = f.int_arg(b"scale", 2048, 8192, 4096)
+        i = f.int_arg(_W_ID, 0, self.n - 1)
+        off = f.int_arg(_W_OFF, -_MAX_OFF16, _MAX_OFF16, 0)
+        scale = f.int_arg(_W_SCALE, 2048, 8192, 4096)
         if f.err:
             return b""
         self.ring.off16[i] = off
@@ -597,7 +700,7 @@ class Controller:
 
     def _calsave(self):
         if self.storage is None:
-            return b"no_storage"
+            return _W_NO_STORAGE
         # only the sensors calibrated since boot (allocates: rare)
         self.storage.save_calibration(self.ring, self.cal_dirty)
         return b""

@@ -37,7 +37,7 @@ class Side:
         """Index of a space id (str or bytes). Host side and tests: allocates."""
         if isinstance(sid, str):
             sid = sid.encode()
-        return self.ids.split(b" ").index(sid)
+        return self.ids.split().index(sid)   # (ids: tokens, one space apart)
 
     def space_at(self, angle):
         """Index of the space containing angle (cd)."""

@@ -75,10 +75,3 @@ def decode_range_status(reg14):
         return STATUS_MIN_RANGE_FAIL
     return STATUS_SIGNAL_FAIL  # dev == 4
 
-
-def encode_range_status(code):
-    """STATUS_* -> a register 0x14 value that decodes to it (for the register model)."""
-    dev = {STATUS_VALID: 11, STATUS_SIGMA_FAIL: 11, STATUS_SIGNAL_FAIL: 4,
-           STATUS_MIN_RANGE_FAIL: 8, STATUS_PHASE_FAIL: 6, STATUS_HARDWARE_FAIL: 1,
-           STATUS_NONE: 0}.get(code, 0)
-    return (dev << 3) | 0x01  # bit 0: measurement data ready

@@ -12,9 +12,14 @@ build identical tables.
 import binascii
 
 from ringfw import power
-from ringfw.compat import filled, json
+from ringfw.compat import filled
 from ringfw.geometry import FULL_TURN, Ring, RingError, Side, wrap
 from ringfw.wire import _tok_byte
+
+try:
+    import ujson as json
+except ImportError:  # CPython
+    import json
 
 # sin(k degrees) * 16384 for k = 0..90. A table, not math.sin, so every port agrees.
 _SIN_Q14 = (0, 286, 572, 857, 1143, 1428, 1713, 1997, 2280, 2563, 2845, 3126, 3406, 3686,
@@ -204,7 +209,7 @@ def ring_from(d, digest=0):
         r.i2c_hz = int(timing.get("i2c_hz", 400000))
         pins = d.get("pins", {})
         r.i2c_pins = (int(pins.get("i2c_id", 0)), int(pins.get("sda", 0)), int(pins.get("scl", 1)))
-        # the safe-mode jumper (ringfw.boot.rescue): this pin pulled to GND at boot; -1 none
+        # the safe-mode jumper (ringfw.start.rescue): this pin pulled to GND at boot; -1 none
         r.safe_pin = int(pins.get("safe", -1))
         if not -1 <= r.safe_pin <= 29:
             raise RingError("ring.json pins.safe must be a GPIO number 0..29 or -1 (none)")

@@ -5,11 +5,24 @@ other's light (crosstalk). So the sensors are split into groups in which no two 
 overlap (groups(): a colouring of the ring, two groups for an even ring of sensors whose
 arcs overlap only their neighbours'), and the groups range one after another. Every sensor
 of the running group is started in single-shot mode; each is read as soon as its result is
-ready (the device's data-ready bit, asked from shortly before its timing budget is up), not
-at a fixed period; once every sensor of the group has been read, the next group starts. A
-single-shot result stays in the device until it is read and no new measurement starts
-before the next start, so no reading is ever overwritten, and a reading is at most one poll
-interval old when it is taken.
+ready (the device's data-ready bit), not at a fixed period; once every sensor of the group
+has been read, the next group starts. A single-shot result stays in the device until it is
+read and no new measurement starts before the next start, so no reading is ever overwritten,
+and a reading is at most one poll interval old when it is taken.
+
+When to ask: each readiness check is an I2C transaction on core 1, so the schedule learns
+each sensor's conversion time (start to data-ready, in whole ms) and asks first at the start
+plus that time, then every poll (1 ms) until the result is there. The learned time is the
+least age at which the sensor's result was found ready over its last _WINDOW readings (the
+first time over its first _FIRST); the first reading of every window asks one ms earlier
+than that (a probe), so a sensor that got faster is followed down a ms a window, and one
+that got slower within a window (its first checks then miss: extra checks, never a later
+read). Before anything is learned the first check is EARLY_MS before the timing budget is
+up, and no check ever comes earlier than that: a conversion takes its timing budget, and a
+chip that claims a result sooner is not followed into ranging faster. A VL53L0X converts in
+its budget plus about 0.6 ms (33.6 ms for a 33 ms budget), so most readings need one check
+('ringside bench firmware' counts them), and every reading is still taken in the poll it is
+first found ready in, as when every ms was asked.
 
 The board (board_rp2040.RangeSensors, on core 1) and the simulated board (ringside.sim.board)
 run this same code; only the device differs. A device has:
@@ -42,8 +55,11 @@ _IDLE = const(0)
 _RANGING = const(1)
 _DONE = const(2)
 
-EARLY_MS = const(2)         # ask whether a result is ready from this long before the budget is up
+EARLY_MS = const(2)         # until a conversion time is learned: ask from this long before the budget is up
 _STALL_BUDGETS = const(4)   # not ready after this many budgets: the sensor stopped answering
+_WINDOW = const(64)         # readings per sensor over which its conversion time is learned
+_UNSEEN = const(0xFFFF)     # no reading yet in this window
+_FIRST = const(4)           # ... but the first conversion time is learned from this many
 _SLACK = const(300)         # cd: view arcs closer than this count as overlapping
 
 
@@ -94,7 +110,8 @@ class Schedule:
     (failed at boot) are not started: they report STATUS_NO_ANSWER once per round.
     wake: the earliest tick at which a poll can do anything (a caller may sleep till then).
     rounds, stalls (results that never came), age_max (ms from a result's expected time
-    to its read: how late the poll was).
+    to its read: how late the poll was), checks (readiness checks made), conv[i] (the
+    conversion time learned for sensor i, ms: its first check comes this long after a start).
     """
 
     def __init__(self, ring, dev, budget_ms, ok=None):
@@ -103,7 +120,7 @@ class Schedule:
         self.count = n
         self.dev = dev
         self.budget = budget_ms
-        self.expect = budget_ms - EARLY_MS
+        self.expect = budget_ms - EARLY_MS if budget_ms > EARLY_MS else 0   # the earliest check
         self.stall = budget_ms * _STALL_BUDGETS
         self.group, self.ngroups = groups(ring)
         # the members of group k are order[first[k]:first[k + 1]], in ring order
@@ -143,6 +160,11 @@ class Schedule:
         self.stalls = 0
         self.age_max = 0
         self.checks = 0               # readiness checks made: I2C transactions the bench prices
+        # the conversion time per sensor (ms from a start to its first check), the least age
+        # its result was found ready at in this window, and the window's readings so far
+        self.conv = filled("H", n, self.expect)
+        self.low = filled("H", n, _UNSEEN)
+        self.seen = filled("B", n, _WINDOW - _FIRST)
 
     def _start_next(self, now, ranges, statuses, fresh):
         g = self.g + 1
@@ -250,8 +272,11 @@ class Schedule:
             if state[i] != _RANGING:
                 continue
             age = ((now - t0[i] + _TH) & _TM) - _TH
-            if age < self.expect:
-                w = self.expect - age
+            first = self.conv[i]
+            if self.seen[i] == 0 and first > self.expect:
+                first -= 1            # the window's probe: one ms earlier
+            if age < first:
+                w = first - age
                 if wake < 0 or w < wake:
                     wake = w
                 continue
@@ -263,6 +288,7 @@ class Schedule:
                     late = age - self.budget
                     if late > self.age_max:
                         self.age_max = late
+                    self._learn(i, age)
                     r = self.r[i]
                     st = self.st[i]
                     if r >= hal.RANGE_OUT_OF_RANGE and st == hal.STATUS_VALID:
@@ -288,9 +314,35 @@ class Schedule:
             self.left -= 1
         if self.left == 0:
             n += self._start_next(now, ranges, statuses, fresh)
-            wake = self.expect
+            wake = self._first_due()
         self.wake = (now + (wake if wake > 0 else 1)) & _TM
         return n
+
+    def _learn(self, i, age):
+        """Sensor i's result was found ready age ms after its start: the least such age of
+        a window of _WINDOW readings becomes its conversion time."""
+        if age < self.low[i]:
+            self.low[i] = age if age < _UNSEEN else _UNSEEN - 1
+        k = self.seen[i] + 1
+        if k >= _WINDOW:
+            self.conv[i] = self.low[i]
+            self.low[i] = _UNSEEN
+            k = 0
+        self.seen[i] = k
+
+    def _first_due(self):
+        """ms from the slot's start to the first readiness check of a sensor it started
+        (none started: the budget less EARLY_MS, so a round of failed sensors is paced)."""
+        w = -1
+        state = self.state
+        for i in range(self.n):
+            if state[i] == _RANGING:
+                c = self.conv[i]
+                if self.seen[i] == 0 and c > self.expect:
+                    c -= 1
+                if w < 0 or c < w:
+                    w = c
+        return w if w >= 0 else self.expect
 
 
 class HandOver:

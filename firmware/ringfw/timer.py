@@ -18,7 +18,6 @@ EXPIRED = const(3)
 
 MAX_MS = const(86400000)    # one day: far inside the half tick period (6.2 days)
 WARN_MS = const(5000)       # the last 5 s are marked on the ring
-STATE_NAMES = (b"idle", b"running", b"paused", b"expired")
 
 
 class Timer:

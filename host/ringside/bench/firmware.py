@@ -181,7 +181,8 @@ def live():
 # ringfw.boot.main's order (main.py imports ringfw.boot, which stays loaded)
 from ringfw import boot
 from ringfw import board_rp2040 as board
-from ringfw import geometry
+from ringfw import start               # boot._run: the start-up code (boot-only)
+from ringfw import geometry            # start.board from here on
 ring = geometry.load('/input/ring.json')
 board.drop_modules(board.BOOT_ONLY)    # ring.json's reader dropped
 a = live()
@@ -192,6 +193,8 @@ b = live()
 peak_init = micropython.mem_peak() - peak0
 busio_shim = adafruit_vl53l0x = board_setup = None
 board.drop_modules(board._INIT_ONLY)   # RangeSensors.drop_init_code
+start = None
+board.drop_modules(boot._START_ONLY)   # back in boot._run: the start-up code dropped
 c = live()
 from ringfw.controller import Controller
 d = live()

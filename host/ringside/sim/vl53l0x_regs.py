@@ -20,7 +20,7 @@ The model keeps what the driver's sequences depend on:
 - Continuous back-to-back ranging (SYSRANGE_START = 0x02): every period a new measurement
   completes; its result is latched from `source() -> (range_mm, status_code)` (or a
   `sensors.Reading`, whose signal and ambient rates then fill 0x1A/0x1C) into
-  0x14 (RESULT_RANGE_STATUS, via `ringfw.hal.encode_range_status`), 0x16-0x17 (effective
+  0x14 (RESULT_RANGE_STATUS, via `encode_range_status`, the inverse of `ringfw.hal.decode_range_status`), 0x16-0x17 (effective
   SPAD count), 0x1A-0x1B (signal rate, 9.7 MCPS), 0x1C-0x1D (ambient) and 0x1E-0x1F
   (range, mm, big-endian). Single-shot ranging (0x01) completes on the next poll.
 - Address change: I2C_SLAVE_DEVICE_ADDRESS (0x8A) takes effect after the write.
@@ -51,7 +51,17 @@ import types
 from collections.abc import Callable, Iterable
 
 from ringfw import busio_shim
-from ringfw.hal import STATUS_VALID, encode_range_status
+from ringfw.hal import (STATUS_HARDWARE_FAIL, STATUS_MIN_RANGE_FAIL, STATUS_NONE,
+                        STATUS_PHASE_FAIL, STATUS_SIGMA_FAIL, STATUS_SIGNAL_FAIL, STATUS_VALID)
+
+def encode_range_status(code: int) -> int:
+    """STATUS_* -> a register 0x14 value that ringfw.hal.decode_range_status decodes to it
+    (host only: the board never writes the register)."""
+    dev = {STATUS_VALID: 11, STATUS_SIGMA_FAIL: 11, STATUS_SIGNAL_FAIL: 4,
+           STATUS_MIN_RANGE_FAIL: 8, STATUS_PHASE_FAIL: 6, STATUS_HARDWARE_FAIL: 1,
+           STATUS_NONE: 0}.get(code, 0)
+    return (dev << 3) | 0x01  # bit 0: measurement data ready
+
 
 DEFAULT_ADDRESS = 0x29
 
@@ -294,9 +304,9 @@ class VL53L0XModel:
                 self.calibrations += 1
                 self.mode = "idle"
         elif self.mode == "single":
-            self._polls_left -= 1
-            if self._polls_left <= 0 and not self.ranging_stuck and \
-                    (self.clock() - self._t0) * 1000 >= self.period_us():
+            # a single shot is ready by time alone, as on the device (its period after the
+            # start), however often it is asked
+            if not self.ranging_stuck and (self.clock() - self._t0) * 1000 >= self.period_us():
                 self._latch()
                 self.mode = "idle"
         elif self.mode == "continuous" and not self.ranging_stuck:
