@@ -189,6 +189,11 @@ a = live()
 from ringfw import board_setup
 from ringfw import busio_shim
 import adafruit_vl53l0x                # what RangeSensors loads to bring the sensors up
+# board_setup's RangeSensors and SensorPoller then make core 1's schedule and its hand-over
+# (ringfw.sched stays loaded: only the set-up modules are dropped)
+from ringfw import sched
+schedule = sched.Schedule(ring, None, 33)
+hand = sched.HandOver(schedule)
 b = live()
 peak_init = micropython.mem_peak() - peak0
 busio_shim = adafruit_vl53l0x = board_setup = None
