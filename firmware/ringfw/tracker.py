@@ -659,9 +659,7 @@ class Tracker:
                 far = 300 + tdiff(self.miss_t0, self.t_seen) * 60
                 if -far < self.miss_x0 - self.seen < far:
                     span = tdiff(self.miss_t, self.miss_t0)
-                    self.vel = (self.miss_x - self.miss_x0) * 1000 // span if span > 0 else 0
-                    self.pos = self.miss_x
-                    self.sm = self.miss_x
+                    self._jump(now, self.miss_x, (self.miss_x - self.miss_x0) * 1000 // span if span > 0 else 0)
                     self.seen = self.miss_x
                     self.t = self.miss_t
                     self.t_seen = self.miss_t
@@ -976,6 +974,31 @@ class Tracker:
         off = ((x - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
         if off < r.view_min[i] + reach or off > FULL_TURN - 300:
             self.t_seen = now
+        elif self.state != _REST:
+            # Far from the track: the marble in front of this sensor, half its blind start
+            # on, joins the chain of readings off the track's gate (_miss) like a reading
+            # there. A marble flicked from a slow track was seen once by sensor 8 at 303
+            # deg, then only by sensor 10's minimum range, stuck sensor 9's arc between;
+            # a chain of one was no evidence, and the track was given up 24 ms later: off
+            # the ring (stuck:9, seed 3, flick 526).
+            dt = tdiff(now, self.t)
+            pred = self.pos + self.vel * (dt if dt < 150 else 150) // 1000
+            a = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (r.view_min[i] // 2))
+            self._miss(now, pred + sdiff(a, wrap(pred)))
+
+    def _miss(self, now, x):
+        # a reading off the track's gate, at x (cd, unwrapped): the chain of such readings
+        # that agree with each other (up to 600 deg/s between them) grows, or starts anew
+        gap = tdiff(now, self.miss_t)
+        near = 300 + gap * 60
+        if self.miss_n and -near < x - self.miss_x < near and gap < _CHAIN_MS:
+            self.miss_n += 1
+        else:
+            self.miss_n = 1
+            self.miss_x0 = x
+            self.miss_t0 = now
+        self.miss_x = x
+        self.miss_t = now
 
     def _predict(self, now):
         return self.pos + self.vel * tdiff(now, self.t) // 1000
@@ -1022,25 +1045,14 @@ class Tracker:
             if self.same_n[i]:
                 self.nonsense[i] += 1   # the same range again, outside the gate: no evidence
                 return
-            gap = tdiff(now, self.miss_t)
-            near = 300 + gap * 60   # up to 600 deg/s between them
-            if self.miss_n and -near < x - self.miss_x < near and gap < _CHAIN_MS:
-                self.miss_n += 1
-            else:
-                self.miss_n = 1
-                self.miss_x0 = x
-                self.miss_t0 = now
-            self.miss_x = x
-            self.miss_t = now
+            self._miss(now, x)
             if self.miss_n < 3:
                 self.nonsense[i] += 1
                 if self.nonsense[i] > 40:
                     self._fault(i, FAULT_NONSENSE)
                 return
-            self.pos = x
-            self.sm = x
             span = tdiff(now, self.miss_t0)
-            self.vel = (x - self.miss_x0) * 1000 // span if span > 0 else 0
+            self._jump(now, x, (x - self.miss_x0) * 1000 // span if span > 0 else 0)
             pred = x
             r = 0
         self.miss_n = 0
@@ -1780,6 +1792,17 @@ class Tracker:
             self.vel = v1
             return True
         return False
+
+    def _jump(self, now, x, v):
+        # the track takes the chain of readings off its gate: the marble is at x (cd), at v
+        # (cd/s). If that is the flick that was due, come while the marble moved on from a
+        # withdrawn landing, it hit the marble where the track had it, not at x (a landing
+        # corrected to 333 deg, in a stuck sensor's arc, for a marble flicked at 258 deg).
+        self.vel = v
+        if self.redo and self.armed and self.state == _MOVING and not -2 * _SELF_V < v < 2 * _SELF_V:
+            self._hit_moving_on(now)
+        self.pos = x
+        self.sm = x
 
     def _hit_moving_on(self, now):
         # The flick that was due came while the marble moved on from a withdrawn landing:

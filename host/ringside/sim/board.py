@@ -686,13 +686,12 @@ class SimBoard:
         rest_t = None
 
         def verdict():
-            # A landing that corrects (`corrects`) before this flick's `moving` is the last
-            # flick's, moved on from and corrected where this flick found it: not this one's.
-            moved = False
+            # A landing that corrects (`corrects`) the last flick's, moved on from and
+            # corrected where this flick found it, is not this one's: it comes before this
+            # flick's own landing (and after a `moving` of the marble moving on, so that
+            # frame says nothing).
             for fr in self.frames[start:]:
-                if fr[1] == "moving":
-                    moved = True
-                elif fr[1] == "off_ring" or (fr[1] == "landed" and (moved or not fr[2].get("corrects"))):
+                if fr[1] == "off_ring" or (fr[1] == "landed" and not fr[2].get("corrects")):
                     return fr
             return None
 

@@ -346,8 +346,9 @@ def _landing(t, f, moving):
 
 def verdict(tr: Trace, frames: list, until_ms: int | None = None) -> dict:
     """What the firmware said about the trace's flick, as the table takes it: the first
-    landed / off_ring frame from flick_ms on (up to until_ms), then any correction of that
-    landing (a landed frame with corrects=1 replaces it, withdrawn takes it back), with the
+    landed / off_ring frame from flick_ms on (up to until_ms; a correction before it is the
+    last flick's landing, corrected where this flick found the marble), then any correction
+    of that landing (a landed frame with corrects=1 replaces it, withdrawn takes it back), with the
     direction of the first moving frame."""
     t0 = tr.head["flick_ms"]
     moving = None
@@ -359,6 +360,8 @@ def verdict(tr: Trace, frames: list, until_ms: int | None = None) -> dict:
             if moving is None:
                 moving = f.get("dir")
         elif kind == "landed":
+            if v is None and f.get("corrects"):
+                continue        # the last flick's landing, corrected: not this flick's
             if v is None or f.get("corrects") or v["verdict"] == "withdrawn":
                 v = _landing(t, f, moving)
             else:
