@@ -406,7 +406,7 @@ class Tracker:
                 # found. If only one sensor's one value says so, a stuck sensor may have
                 # made it up: remember which, until another sensor sees it (_fault)
                 self.acq_i = i if self.same_n[i] >= 2 else -1
-                if self.blind_a >= 0 and self.armed:
+                if self.blind_a >= 0 and self.armed and not self._in_arc(self.blind_a, wrap(self.pos)):
                     # it rested in a blind arc, and the flick that was due took it out
                     # unseen: that flick, from where it landed blind, the way it was seen
                     # leaving the arc (too fast to be found on the way); not seen: the
@@ -1075,14 +1075,16 @@ class Tracker:
             if self.self_start and self.armed and not -_SELF_V < self.vel < _SELF_V:
                 self.self_start = False   # the flick that was due came while it crept
             self._swing(now)
-        elif x - self.start > _SETTLE_MAX or self.start - x > _SETTLE_MAX:
+        elif self.sm - self.start > _SETTLE_MAX or self.start - self.sm > _SETTLE_MAX:
             # A marble just set down rolled this far: flicked, or (slowly, by itself)
-            # rolling downhill on a ring that is not level.
+            # rolling downhill on a ring that is not level. (Smoothed: one faint reading
+            # of a window's fringe, 11 deg off the others, made a resting marble found
+            # again a flick: stuck:2, seed 3, flick 525.)
             # (It may also have been moving when it was found: so this is no evidence of
             # a slope; only a marble that was at rest and crept off is.)
             self.flicked = True
             self.self_start = False
-            self.dir = 1 if x > self.start else -1
+            self.dir = 1 if self.sm > self.start else -1
             self.ext = self.sm
             self.ext_t = now
             self.tp_last = self.start
@@ -1698,6 +1700,19 @@ class Tracker:
             return False
         self._blind_arc(wrap(self.seen))
         return self._at_arc(self.rd_a)
+
+    def _in_arc(self, a, p):
+        """Is p (cd) in the blind arc nearest a, or within 3 degrees of it? A marble found
+        there after it landed blind in that arc is where it rested, seen by a window's
+        fringe, not flicked out: found so 31 s after it landed, with a flick due, it was
+        taken for that flick and its place reported as the flick's landing, 24 ms after the
+        flick began (stuck:2, seed 3, flick 525). A flick that does take it out is seen
+        when it rolls on (_track: a marble set down that rolls this far was flicked)."""
+        self._blind_arc(a)
+        lo = self.arc_lo
+        if lo < 0:
+            return False
+        return wrap(p - lo * 100 + 300) <= wrap(self.arc_hi * 100 + 99 - lo * 100) + 600
 
     def _at_arc(self, ang):
         """Is a reading at the ends of the blind arc (arc_lo/arc_hi, just found)? Such fringe
