@@ -73,7 +73,7 @@ class Clock:
 
 # What RangeSensors loads to bring the sensors up, and drop_init_code unloads.
 _INIT_ONLY = ("adafruit_vl53l0x", "adafruit_bus_device.i2c_device", "adafruit_bus_device",
-              "ringfw.busio_shim", "busio", "ringfw.board_setup")
+              "ringfw.busio_shim", "busio", "ringfw.board_setup", "ringfw.sched_setup")
 
 
 def _setup():
@@ -465,9 +465,10 @@ class Storage:
 BOOT_ONLY = ("ringfw.ringfile", "ringfw.power")
 
 
-def drop_modules(names):
+def drop_modules(names, collect=True):
     """Unload modules that are needed no more: on the board a loaded module's bytecode is
-    heap, and the loop has better use for it."""
+    heap, and the loop has better use for it. collect=False leaves their RAM to the next
+    collection."""
     import gc
     for name in names:
         if name in sys.modules:
@@ -478,7 +479,8 @@ def drop_modules(names):
             parent = sys.modules.get(name[:dot])
             if parent is not None and hasattr(parent, name[dot + 1:]):
                 delattr(parent, name[dot + 1:])
-    gc.collect()
+    if collect:
+        gc.collect()
 
 
 # ----- Ctrl-C grace and release -----

@@ -588,7 +588,7 @@ except Exception as e:
 
 
 _VM_MODULES = ("__init__", "compat", "hal", "geometry", "ringfile", "power", "wire", "busio_shim",
-               "board_rp2040", "board_setup", "sched")
+               "board_rp2040", "board_setup", "sched", "sched_setup")
 
 
 @pytest.fixture(scope="module")

@@ -187,12 +187,14 @@ ring = geometry.load('/input/ring.json')
 board.drop_modules(board.BOOT_ONLY)    # ring.json's reader dropped
 a = live()
 from ringfw import board_setup
-from ringfw import busio_shim
-import adafruit_vl53l0x                # what RangeSensors loads to bring the sensors up
-# board_setup's RangeSensors and SensorPoller then make core 1's schedule and its hand-over
-# (ringfw.sched stays loaded: only the set-up modules are dropped)
+# board_setup.range_sensors makes core 1's schedule first (ringfw.sched stays loaded), drops
+# the schedule's set-up code, then loads the driver to bring the sensors up; SensorPoller
+# makes the hand-over
 from ringfw import sched
 schedule = sched.Schedule(ring, None, 33)
+board.drop_modules(board_setup._SCHED_SETUP, False)
+from ringfw import busio_shim
+import adafruit_vl53l0x                # what RangeSensors loads to bring the sensors up
 hand = sched.HandOver(schedule)
 b = live()
 peak_init = micropython.mem_peak() - peak0
