@@ -135,8 +135,8 @@ def _side(name, d):
     side.count = n
     ids = []
     labels = []
-    start = filled("i", n)
-    end = filled("i", n)
+    start = filled("H", n)          # cd, 0..35999
+    end = filled("H", n)
     total = 0
     for k in range(n):
         sp = spaces[k]
