@@ -45,13 +45,12 @@ _REG_SYSTEM_INTERRUPT_CLEAR = const(0x0B)
 _REG_RESULT_INTERRUPT_STATUS = const(0x13)
 
 GRACE_MS = const(3000)          # Ctrl-C works this long after boot, then it is data
-WDT_TIMEOUT_MS = const(5000)    # RP2040 maximum is 8388 ms
+_WDT_TIMEOUT_MS = const(5000)   # RP2040 maximum is 8388 ms
 # RP2040 WATCHDOG CTRL register, atomic-clear alias (base 0x40058000 + 0x3000), and its
 # ENABLE bit 30. Plain ints: both exceed MicroPython's small-int range, which const() needs.
 _WDT_CTRL_CLR = 0x4005B000
 _WDT_ENABLE = 1 << 30
 
-_MAX_IO_TIMEOUT_S = 0.5         # longest a driver busy-wait may spin during init
 _FAIL_MS = const(250)           # a sensor failing this long (and twice) is brought back
 _CLEAR_PULSES = const(9)        # SCL clocks that free any device holding SDA (UM10204 3.1.16)
 _TH = const(0x20000000)
@@ -105,7 +104,7 @@ class RangeSensors:
     longer than the driver's io_timeout_s, and the board never reboots for it.
     """
 
-    def __init__(self, ring, i2c=None, io_timeout_s=_MAX_IO_TIMEOUT_S, log=print):
+    def __init__(self, ring, i2c=None, io_timeout_s=0.5, log=print):
         _setup().range_sensors(self, ring, i2c, io_timeout_s, log, _sleep_ms)
 
     def drop_init_code(self):
@@ -434,7 +433,7 @@ class Serial:
 class Watchdog:
     """hal Watchdog: machine.WDT started on construction; Watchdog(timeout_ms=5000)."""
 
-    def __init__(self, timeout_ms=WDT_TIMEOUT_MS):
+    def __init__(self, timeout_ms=_WDT_TIMEOUT_MS):
         global _wdt
         if timeout_ms > 8388:
             timeout_ms = 8388

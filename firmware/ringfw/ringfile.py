@@ -247,6 +247,20 @@ def _range_table(r):
     r.offset_table = tab
 
 
+def side(ring, name):
+    """The Side of ring called name (the host and the tests: not on the board's loop)."""
+    if name not in ring.side_names:
+        raise RingError("no side %r in ring.json (have: %s)" % (name, ", ".join(ring.side_names)))
+    return ring.sides[ring.side_names.index(name)]
+
+
+def space_index(side, sid):
+    """Index of a space id (str or bytes) on side (the host and the tests: allocates)."""
+    if isinstance(sid, str):
+        sid = sid.encode()
+    return side.ids.split().index(sid)   # (ids: tokens, one space apart)
+
+
 def digest_of(data):
     return binascii.crc32(data) & 0xFFFFFFFF
 

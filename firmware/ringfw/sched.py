@@ -2,7 +2,7 @@
 
 Neighbours whose cones overlap must never range at the same moment: each would see the
 other's light (crosstalk). So the sensors are split into groups in which no two view arcs
-overlap (groups(): a colouring of the ring, two groups for an even ring of sensors whose
+overlap (sched_setup.groups(): a colouring of the ring, two groups for an even ring of sensors whose
 arcs overlap only their neighbours'), and the groups range one after another. Every sensor
 of the running group is started in single-shot mode; each is read as soon as its result is
 ready (the device's data-ready bit), not at a fixed period; once every sensor of the group
@@ -59,6 +59,8 @@ _DONE = const(2)
 # the tables once and is unloaded after boot)
 _WINDOW = const(64)         # readings per sensor over which its conversion time is learned
 _UNSEEN = const(0xFFFF)     # no reading yet in this window
+
+
 class Schedule:
     """Schedule(ring, dev, budget_ms, ok=None): the sensors of ring on device dev.
 
