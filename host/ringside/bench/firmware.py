@@ -250,8 +250,9 @@ def _boot_in(d: Path, free: int | None):
 def _heap_on_the_board() -> dict:
     """Heap bytes of the firmware booting from its .mpy files in ringfw.boot.main's order,
     in the MicroPython VM: the boot module, the board module, the ring (its reader then
-    dropped), the Adafruit driver (loaded to bring the sensors up, then dropped with the
-    set-up code), the controller's modules, the controller, core 1's stack. The VM has no
+    dropped), core 1's schedule (made before the driver; its set-up code then dropped), the
+    Adafruit driver (loaded to bring the sensors up, then dropped with the set-up code), the
+    controller's modules, the controller, core 1's stack. The VM has no
     I2C, GPIO or second core, so the script follows boot.main statement by statement with
     fw_replay's stand-ins for the sensors, LEDs, serial port and watchdog (a few hundred
     bytes, about what the board's own objects take) rather than calling it; the
