@@ -45,13 +45,12 @@ _REG_SYSTEM_INTERRUPT_CLEAR = const(0x0B)
 _REG_RESULT_INTERRUPT_STATUS = const(0x13)
 
 GRACE_MS = const(3000)          # Ctrl-C works this long after boot, then it is data
-WDT_TIMEOUT_MS = const(5000)    # RP2040 maximum is 8388 ms
+_WDT_TIMEOUT_MS = const(5000)   # RP2040 maximum is 8388 ms
 # RP2040 WATCHDOG CTRL register, atomic-clear alias (base 0x40058000 + 0x3000), and its
 # ENABLE bit 30. Plain ints: both exceed MicroPython's small-int range, which const() needs.
 _WDT_CTRL_CLR = 0x4005B000
 _WDT_ENABLE = 1 << 30
 
-_MAX_IO_TIMEOUT_S = 0.5         # longest a driver busy-wait may spin during init
 _FAIL_MS = const(250)           # a sensor failing this long (and twice) is brought back
 _CLEAR_PULSES = const(9)        # SCL clocks that free any device holding SDA (UM10204 3.1.16)
 _TH = const(0x20000000)
@@ -73,7 +72,7 @@ class Clock:
 
 # What RangeSensors loads to bring the sensors up, and drop_init_code unloads.
 _INIT_ONLY = ("adafruit_vl53l0x", "adafruit_bus_device.i2c_device", "adafruit_bus_device",
-              "ringfw.busio_shim", "busio", "ringfw.board_setup")
+              "ringfw.busio_shim", "busio", "ringfw.board_setup", "ringfw.sched_setup")
 
 
 def _setup():
@@ -105,7 +104,7 @@ class RangeSensors:
     longer than the driver's io_timeout_s, and the board never reboots for it.
     """
 
-    def __init__(self, ring, i2c=None, io_timeout_s=_MAX_IO_TIMEOUT_S, log=print):
+    def __init__(self, ring, i2c=None, io_timeout_s=0.5, log=print):
         _setup().range_sensors(self, ring, i2c, io_timeout_s, log, _sleep_ms)
 
     def drop_init_code(self):
@@ -434,7 +433,7 @@ class Serial:
 class Watchdog:
     """hal Watchdog: machine.WDT started on construction; Watchdog(timeout_ms=5000)."""
 
-    def __init__(self, timeout_ms=WDT_TIMEOUT_MS):
+    def __init__(self, timeout_ms=_WDT_TIMEOUT_MS):
         global _wdt
         if timeout_ms > 8388:
             timeout_ms = 8388
@@ -465,9 +464,10 @@ class Storage:
 BOOT_ONLY = ("ringfw.ringfile", "ringfw.power")
 
 
-def drop_modules(names):
+def drop_modules(names, collect=True):
     """Unload modules that are needed no more: on the board a loaded module's bytecode is
-    heap, and the loop has better use for it."""
+    heap, and the loop has better use for it. collect=False leaves their RAM to the next
+    collection."""
     import gc
     for name in names:
         if name in sys.modules:
@@ -478,7 +478,8 @@ def drop_modules(names):
             parent = sys.modules.get(name[:dot])
             if parent is not None and hasattr(parent, name[dot + 1:]):
                 delattr(parent, name[dot + 1:])
-    gc.collect()
+    if collect:
+        gc.collect()
 
 
 # ----- Ctrl-C grace and release -----

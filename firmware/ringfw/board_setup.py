@@ -27,6 +27,7 @@ _BOOT_MS = const(3)             # VL53L0X boot after XSHUT rises (datasheet tBOO
 _MIN_BUDGET_MS = const(20)      # the driver refuses budgets below 20 ms
 _MAX_BUDGET_MS = const(1000)
 _BURST = const(13)              # 0x13 interrupt status, 0x14 range status .. 0x1E-0x1F range
+_SCHED_SETUP = ("ringfw.sched_setup",)
 
 
 def range_sensors(rs, ring, i2c, io_timeout_s, log, sleep_ms):
@@ -82,12 +83,17 @@ def range_sensors(rs, ring, i2c, io_timeout_s, log, sleep_ms):
     rs._any = 0                      # some _failed[i] is set
     rs._down = 0                     # sensors in reset waiting for another try
     rs._next = 0                     # tick of the earliest such try
-    bring_up(rs, ring, io_timeout_s, sleep_ms)
-    _count_down(rs)                  # those that failed at boot on the bus: tried again
+    # The schedule first (it only keeps rs and rs.ok, which bring_up fills): ringfw.sched and
+    # its arrays stay for good, so they go into the heap below the driver, which is dropped
+    # again, and the schedule's set-up code is dropped before the driver comes in.
     from ringfw import sched
     rs.sched = sched.Schedule(ring, rs, budget, rs.ok)
     rs.signal = rs.sched.signal
     rs.ambient = rs.sched.ambient
+    from ringfw.board_rp2040 import drop_modules
+    drop_modules(_SCHED_SETUP, False)
+    bring_up(rs, ring, io_timeout_s, sleep_ms)
+    _count_down(rs)                  # those that failed at boot on the bus: tried again
 
 
 def sensor_poller(sp, sensors, ticks, sleep_ms):

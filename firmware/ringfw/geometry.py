@@ -31,13 +31,8 @@ class Side:
     """One board side (built by ringfile): name; count spaces in ring order, space k
     spanning start[k]..end[k] (cd, arrays); ids, the space ids as a word list (bytes,
     separated by spaces: see wire), labels likewise but separated by newlines (a label
-    may hold spaces); start_k, the space the marble starts on."""
-
-    def index_of(self, sid):
-        """Index of a space id (str or bytes). Host side and tests: allocates."""
-        if isinstance(sid, str):
-            sid = sid.encode()
-        return self.ids.split().index(sid)   # (ids: tokens, one space apart)
+    may hold spaces); start_k, the space the marble starts on. (A space's index by its id,
+    for the host and the tests: ringfile.space_index.)"""
 
     def space_at(self, angle):
         """Index of the space containing angle (cd)."""
@@ -57,12 +52,8 @@ class Ring:
     view_min, view_max, off16, scale_q12, sensor_address, xshut_pin), sides and side_names, the track (radius, marble_r), the LEDs (led_count,
     led0, led_dir, led_pin, led_cap: the USB power cap), detection settings (margin,
     sigmas_x10, reading_sigma, cal_sigma, still_ms, still_ms_tilted), sensor timing (budget_ms,
-    i2c_hz, i2c_pins), digest (crc32 of the file) and the range table."""
-
-    def side(self, name):
-        if name not in self.side_names:
-            raise RingError("no side %r in ring.json (have: %s)" % (name, ", ".join(self.side_names)))
-        return self.sides[self.side_names.index(name)]
+    i2c_hz, i2c_pins), digest (crc32 of the file) and the range table. (A side by its name,
+    for the host and the tests: ringfile.side.)"""
 
     def reading_angle(self, i, range_mm):
         """Corrected range of sensor i -> absolute track angle (cd), or -1 if outside its view."""

@@ -28,14 +28,14 @@ from ringfw.compat import const, filled, tdiff
 from ringfw.geometry import FULL_TURN, wrap
 
 FRAME_MS = const(50)          # at most 20 frames a second (a 60-LED write is ~1.8 ms, interrupts off)
-PULSE_MS = const(1500)        # a landing pulse: three 500 ms swells
-PULSE_PERIOD = const(500)
-BREATH_MS = const(2000)       # player indicator breathing period
-FLASH_ON = const(120)
-FLASH_OFF = const(120)
-TRAIL_DECAY = const(48)       # trail heat lost per frame (256 = a fresh head)
-WARN_BLINK = const(500)       # the last-5-s arc blinks: 350 ms on, 150 ms off
-WARN_BLINK_ON = const(350)
+_PULSE_MS = const(1500)        # a landing pulse: three 500 ms swells
+_PULSE_PERIOD = const(500)
+_BREATH_MS = const(2000)       # player indicator breathing period
+_FLASH_ON = const(120)
+_FLASH_OFF = const(120)
+_TRAIL_DECAY = const(48)       # trail heat lost per frame (256 = a fresh head)
+_WARN_BLINK = const(500)       # the last-5-s arc blinks: 350 ms on, 150 ms off
+_WARN_BLINK_ON = const(350)
 TOP_CD = const(9000)          # 12 o'clock: where the timer sweep is anchored
 
 RED = const(0xFF0000)
@@ -43,7 +43,7 @@ WHITE = const(0xFFFFFF)
 NONE = const(-1)
 
 COLOUR_NAMES = b"off red green blue white yellow orange purple cyan pink"   # a word list
-COLOUR_VALUES = (0x000000, 0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF, 0xFFC000, 0xFF6000,
+_COLOUR_VALUES = (0x000000, 0xFF0000, 0x00FF00, 0x0000FF, 0xFFFFFF, 0xFFC000, 0xFF6000,
                  0x9000FF, 0x00FFFF, 0xFF40A0)
 
 
@@ -61,7 +61,7 @@ def colour_arg(frame, key, default=NONE):
     k = frame.tok_index(key, COLOUR_NAMES)
     if k < 0:
         return 0
-    return COLOUR_VALUES[k]
+    return _COLOUR_VALUES[k]
 
 
 def scale(value, cap):
@@ -286,7 +286,7 @@ class Leds:
         for j in range(self.hot_n):
             i = hot[j]
             h = heat[i]
-            h = h - TRAIL_DECAY if h > TRAIL_DECAY else 0
+            h = h - _TRAIL_DECAY if h > _TRAIL_DECAY else 0
             heat[i] = h
             if h:
                 hot[k] = i
@@ -371,7 +371,7 @@ class Leds:
                 rem = timer.remaining(now)
                 lit16 = _frac16(rem, total, n)
                 if rem <= T.WARN_MS and ts == T.RUNNING:  # off in the last 150 ms of each 500
-                    blink_off = (rem % WARN_BLINK) < WARN_BLINK - WARN_BLINK_ON
+                    blink_off = (rem % _WARN_BLINK) < _WARN_BLINK - _WARN_BLINK_ON
                 if ts == T.PAUSED:
                     t_col = _dim(t_col, 128)
             if not blink_off:
@@ -386,7 +386,7 @@ class Leds:
         # player: an arc of w LEDs round player_at, breathing
         pl = self.player
         if pl != NONE:
-            c = _dim(pl, 96 + _tri(now % BREATH_MS, BREATH_MS) * 160 // 256)
+            c = _dim(pl, 96 + _tri(now % _BREATH_MS, _BREATH_MS) * 160 // 256)
             centre = self.ring.led_at(self.player_at)
             for d in range(min((self.player_w + 1) // 2, n // 2 + 1)):
                 put(buf, lut, (centre + d) % n, c)
@@ -394,10 +394,10 @@ class Leds:
         # the landed space pulsing
         if self.pulse_sp >= 0:
             t = tdiff(now, self.pulse_t0)
-            if t >= PULSE_MS:
+            if t >= _PULSE_MS:
                 self.pulse_sp = -1
             else:
-                c = _dim(self.pulse_col, 48 + _tri(t, PULSE_PERIOD) * 208 // 256)
+                c = _dim(self.pulse_col, 48 + _tri(t, _PULSE_PERIOD) * 208 // 256)
                 space_of = self.space_of
                 k = self.pulse_sp
                 for i in range(n):
@@ -414,10 +414,10 @@ class Leds:
         # the error flash, over everything while on
         if self.flash_n:
             t = tdiff(now, self.flash_t0)
-            k = t // (FLASH_ON + FLASH_OFF)
+            k = t // (_FLASH_ON + _FLASH_OFF)
             if k >= self.flash_n:
                 self.flash_n = 0
-            elif t - k * (FLASH_ON + FLASH_OFF) < FLASH_ON:
+            elif t - k * (_FLASH_ON + _FLASH_OFF) < _FLASH_ON:
                 c = self.flash_col
                 for i in range(n):
                     put(buf, lut, i, c)

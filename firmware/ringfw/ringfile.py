@@ -135,8 +135,8 @@ def _side(name, d):
     side.count = n
     ids = []
     labels = []
-    start = filled("i", n)
-    end = filled("i", n)
+    start = filled("H", n)          # cd, 0..35999
+    end = filled("H", n)
     total = 0
     for k in range(n):
         sp = spaces[k]
@@ -245,6 +245,20 @@ def _range_table(r):
     for mm in range(rmax + 2):
         tab[mm] = 2 * asin_cd(((mm + r.marble_r) * 16384) // two_r)
     r.offset_table = tab
+
+
+def side(ring, name):
+    """The Side of ring called name (the host and the tests: not on the board's loop)."""
+    if name not in ring.side_names:
+        raise RingError("no side %r in ring.json (have: %s)" % (name, ", ".join(ring.side_names)))
+    return ring.sides[ring.side_names.index(name)]
+
+
+def space_index(side, sid):
+    """Index of a space id (str or bytes) on side (the host and the tests: allocates)."""
+    if isinstance(sid, str):
+        sid = sid.encode()
+    return side.ids.split().index(sid)   # (ids: tokens, one space apart)
 
 
 def digest_of(data):

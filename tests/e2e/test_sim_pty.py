@@ -98,10 +98,10 @@ def _led_soon(link, i, want, timeout=3.0):
 
 def _space_led(side, space):
     """One LED (the middle one) of a space, from the default ring.json."""
-    from ringfw import geometry
+    from ringfw import geometry, ringfile
     ring = geometry.load(str(ROOT / "hardware" / "ring.json"))
-    s = ring.side(side)
-    k = s.index_of(space)
+    s = ringfile.side(ring, side)
+    k = ringfile.space_index(s, space)
     n = ring.led_count
     leds = [i for i in range(n)
             if s.space_at((ring.led0 + ring.led_dir * i * 36000 // n) % 36000) == k]

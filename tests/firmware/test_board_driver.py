@@ -588,7 +588,7 @@ except Exception as e:
 
 
 _VM_MODULES = ("__init__", "compat", "hal", "geometry", "ringfile", "power", "wire", "busio_shim",
-               "board_rp2040", "board_setup", "sched")
+               "board_rp2040", "board_setup", "sched", "sched_setup")
 
 
 @pytest.fixture(scope="module")
@@ -845,6 +845,8 @@ def test_sensor_poller_that_dies_says_why_and_core_0_takes_over(make_rig):
 def test_drop_init_code_frees_the_driver(make_rig):
     rig = make_rig()
     rs = rig.sensors()
+    # the schedule's set-up code went as soon as the schedule was made, before the driver
+    assert "ringfw.sched_setup" not in sys.modules and rs.sched.ngroups == 2
     assert "adafruit_vl53l0x" in sys.modules
     rs.drop_init_code()
     assert rs.drivers is None and "adafruit_vl53l0x" not in sys.modules

@@ -7,7 +7,7 @@ import json
 import pytest
 
 from ringfw import leds as L
-from ringfw import power
+from ringfw import power, ringfile
 from ringfw.wire import Encoder
 from ringside.link.frames import encode
 from ringside.sim import vm
@@ -28,8 +28,8 @@ _rgb = rgb
 
 def _leds_of_space(b, side_name, space_id):
     ring = b.fw_ring
-    side = ring.side(side_name)
-    k = side.index_of(space_id)
+    side = ringfile.side(ring, side_name)
+    k = ringfile.space_index(side, space_id)
     n = ring.led_count
     out = []
     for i in range(n):

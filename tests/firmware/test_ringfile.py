@@ -38,12 +38,12 @@ def test_the_shipped_ring_reads_into_integer_tables():
         assert r.sensor_address[i] == s["i2c_address"] and r.xshut_pin[i] == s["xshut_pin"]
     assert r.led_cap == brightness_cap(RING)
     assert r.side_names == sorted(RING["sides"])
-    darts = r.side("darts")
+    darts = ringfile.side(r, "darts")
     want = [str(sp.get("id", sp["label"])) for sp in RING["sides"]["darts"]["spaces"]]
     assert darts.ids.split(b" ") == [w.encode() for w in want]       # a word list
-    ww = r.side("wildwest")
+    ww = ringfile.side(r, "wildwest")
     assert ww.labels.split(b"\n")[5] == b"Money bag"                  # labels keep their spaces
-    assert darts.index_of("7") == want.index("7")
+    assert ringfile.space_index(darts, "7") == want.index("7")
 
 
 def test_reading_from_a_file_gives_the_same_ring(tmp_path):

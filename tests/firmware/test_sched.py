@@ -7,7 +7,8 @@ from array import array
 from pathlib import Path
 
 from ringfw import geometry, hal
-from ringfw.sched import HandOver, Schedule, groups, overlap
+from ringfw.sched import HandOver, Schedule
+from ringfw.sched_setup import groups, overlap
 from ringside.sim.board import SimBoard
 from ringside.sim.physics import speed_for_travel
 

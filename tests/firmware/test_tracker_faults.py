@@ -4,7 +4,7 @@ where a sensor should have seen it. Sensors as in test_tracker_start: every 30 d
 15, each looking 8-46 degrees anticlockwise; readings carry signal rates (9.7 MCPS)."""
 import random
 
-from ringfw import hal
+from ringfw import hal, ringfile
 from ringfw import tracker as T
 
 from tests.firmware.test_tracker_start import RING, events, seen_by
@@ -66,7 +66,7 @@ def kinds(evs):
 def resting(at, rnd):
     tr = T.Tracker(RING)
     tr.begin(0)
-    tr.set_side(RING.side("darts"))
+    tr.set_side(ringfile.side(RING, "darts"))
     return tr, rest(tr, 0, 3000, at, rnd)
 
 

@@ -6,7 +6,7 @@ at angle A is seen by sensor i at range 2 R sin(D/2) - r, D = A - sensor angle.
 import math
 from pathlib import Path
 
-from ringfw import geometry, hal
+from ringfw import geometry, hal, ringfile
 from ringfw import tracker as T
 
 RING = geometry.load(str(Path(__file__).resolve().parents[2] / "hardware" / "ring.json"))
@@ -27,7 +27,7 @@ def seen_by(angle_deg):
 def resting_tracker(angle_deg, t0=1000):
     tr = T.Tracker(RING)
     tr.begin(t0)
-    tr.set_side(RING.side("darts"))
+    tr.set_side(ringfile.side(RING, "darts"))
     t = t0
     for _ in range(40):                      # 1.3 s of every sensor seeing it still
         t += 33

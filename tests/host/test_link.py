@@ -12,6 +12,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from ringfw import ringfile
 from ringfw.wire import Encoder
 from ringside.link import PICO_VID, Link, LinkError, find_picos, open_port
 from ringside.link.frames import StreamReader, WireError, encode, parse
@@ -148,8 +149,8 @@ def _led(link, i):
 
 def _leds_of_space(srv, side, space):
     ring = srv.board.fw_ring
-    s = ring.side(side)
-    k = s.index_of(space)
+    s = ringfile.side(ring, side)
+    k = ringfile.space_index(s, space)
     n = ring.led_count
     return [i for i in range(n)
             if s.space_at((ring.led0 + ring.led_dir * i * 36000 // n) % 36000) == k]
@@ -429,7 +430,7 @@ def test_no_port_finds_the_pico_and_follows_it_to_a_new_path(sim):
         where["path"] = srv.path  # the replugged board enumerates under a new name
         back = link.wait_for("link_restored", 3)
         assert back is not None and back.fields["port"] == srv.path != first
-        assert srv.board.controller.leds.sp_col[srv.board.fw_ring.side("darts").index_of("7")] \
+        assert srv.board.controller.leds.sp_col[ringfile.space_index(ringfile.side(srv.board.fw_ring, "darts"), "7")] \
             == 0xFF0000
 
 

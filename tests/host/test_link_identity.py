@@ -9,6 +9,7 @@ import time
 
 import pytest
 
+from ringfw import ringfile
 from ringside import games
 from ringside.link import Link, LinkError
 from ringside.sim.serve import SimServer
@@ -148,8 +149,8 @@ def test_two_simulated_boards_on_one_path_are_two_boards(two_sims):
         assert back is not None and link.board_uid == b.board.uid
         leds = b.board.controller.leds               # the new board got the whole scene
         assert [i for i in range(leds.n) if leds.px[i] >= 0] == [10, 11, 12, 13]
-        side = b.board.fw_ring.side("darts")
-        assert leds.sp_col[side.index_of("20")] == 0x0000FF
+        side = ringfile.side(b.board.fw_ring, "darts")
+        assert leds.sp_col[ringfile.space_index(side, "20")] == 0x0000FF
 
 
 # ----- item 2: the restore is complete, and the table paints afresh after one -----

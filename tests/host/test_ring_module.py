@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ringfw import geometry
+from ringfw import geometry, ringfile
 from ringside import ring
 from ringside.games import GameError
 
@@ -42,7 +42,7 @@ def test_every_angle_is_the_space_the_firmware_says():
     fw = ring.fw_ring()
     for name in fw.side_names:
         side = ring.load_side(name)
-        fside = fw.side(name)
+        fside = ringfile.side(fw, name)
         ids = fside.ids.decode().split(" ")
         for cd in range(0, 36000, 7):
             assert side.space_at(cd / 100.0) == ids[fside.space_at(cd)], (name, cd)

@@ -187,12 +187,14 @@ ring = geometry.load('/input/ring.json')
 board.drop_modules(board.BOOT_ONLY)    # ring.json's reader dropped
 a = live()
 from ringfw import board_setup
-from ringfw import busio_shim
-import adafruit_vl53l0x                # what RangeSensors loads to bring the sensors up
-# board_setup's RangeSensors and SensorPoller then make core 1's schedule and its hand-over
-# (ringfw.sched stays loaded: only the set-up modules are dropped)
+# board_setup.range_sensors makes core 1's schedule first (ringfw.sched stays loaded), drops
+# the schedule's set-up code, then loads the driver to bring the sensors up; SensorPoller
+# makes the hand-over
 from ringfw import sched
 schedule = sched.Schedule(ring, None, 33)
+board.drop_modules(board_setup._SCHED_SETUP, False)
+from ringfw import busio_shim
+import adafruit_vl53l0x                # what RangeSensors loads to bring the sensors up
 hand = sched.HandOver(schedule)
 b = live()
 peak_init = micropython.mem_peak() - peak0
@@ -248,8 +250,9 @@ def _boot_in(d: Path, free: int | None):
 def _heap_on_the_board() -> dict:
     """Heap bytes of the firmware booting from its .mpy files in ringfw.boot.main's order,
     in the MicroPython VM: the boot module, the board module, the ring (its reader then
-    dropped), the Adafruit driver (loaded to bring the sensors up, then dropped with the
-    set-up code), the controller's modules, the controller, core 1's stack. The VM has no
+    dropped), core 1's schedule (made before the driver; its set-up code then dropped), the
+    Adafruit driver (loaded to bring the sensors up, then dropped with the set-up code), the
+    controller's modules, the controller, core 1's stack. The VM has no
     I2C, GPIO or second core, so the script follows boot.main statement by statement with
     fw_replay's stand-ins for the sensors, LEDs, serial port and watchdog (a few hundred
     bytes, about what the board's own objects take) rather than calling it; the

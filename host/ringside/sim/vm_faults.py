@@ -31,7 +31,7 @@ from ringside.ring import firmware_dir
 
 SENSORS = 3
 _MODULES = ("__init__", "compat", "hal", "geometry", "ringfile", "power", "wire", "busio_shim",
-            "board_rp2040", "board_setup", "sched")
+            "board_rp2040", "board_setup", "sched", "sched_setup")
 
 _SCRIPT = r"""
 import sys
