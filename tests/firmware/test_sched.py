@@ -235,9 +235,8 @@ def test_hand_over_keeps_the_newest_reading_and_counts_the_replaced_one():
     assert hand.take(r, st, fr) == 0
 
 
-def test_the_simulated_board_runs_the_firmware_schedule_on_the_model():
-    b = SimBoard(seed=2)
-    assert isinstance(b.sensors.sched, Schedule)
+def _record_starts(b):
+    """Every start_single the firmware's schedule makes on b's sensor model: [i, t, due]."""
     starts = []
     real = b.model.start_single
 
@@ -247,6 +246,13 @@ def test_the_simulated_board_runs_the_firmware_schedule_on_the_model():
         return due
 
     b.model.start_single = start_single
+    return starts
+
+
+def test_the_simulated_board_runs_the_firmware_schedule_on_the_model():
+    b = SimBoard(seed=2)
+    assert isinstance(b.sensors.sched, Schedule)
+    starts = _record_starts(b)
     b.place(90.0)
     b.advance(2000)
     b.run_flick(speed_for_travel(b.ring_dict, 200.0))
@@ -266,15 +272,7 @@ def test_the_simulated_board_needs_about_one_readiness_check_a_reading():
     model refuses a measurement read before it is due, so every read came after data-ready,
     and overlapping neighbours never ranged together."""
     b = SimBoard(seed=4)
-    starts = []
-    real = b.model.start_single
-
-    def start_single(i, t):
-        due = real(i, t)
-        starts.append([i, t, due])
-        return due
-
-    b.model.start_single = start_single
+    starts = _record_starts(b)
     b.place(90.0)
     b.advance(3000)
     sch = b.sensors.sched
