@@ -62,6 +62,24 @@ def test_build_output_holds_everything_the_board_needs(built):
     assert "total" in res.stdout and "armv6m" in res.stdout
 
 
+@pytest.mark.parametrize("rel, name", [
+    ("ringfw/tracker.py", "ringfw.tracker"), ("lib/adafruit_vl53l0x.py", "adafruit_vl53l0x"),
+    ("lib/adafruit_bus_device/__init__.py", "adafruit_bus_device"),
+    ("lib/adafruit_bus_device/i2c_device.py", "adafruit_bus_device.i2c_device"),
+    ("main.py", "main")])
+def test_a_module_is_named_by_its_dotted_name(rel, name):
+    assert bf.module_name(rel) == name
+
+
+def test_built_modules_name_their_source_by_the_name_the_import_interns(built):
+    # a path as the source's name would be one more string in the board's heap per module
+    out, _ = built
+    tracker = (out / "ringfw" / "tracker.mpy").read_bytes()
+    assert b"ringfw.tracker" in tracker and b"ringfw/tracker" not in tracker
+    driver = (out / "lib" / "adafruit_vl53l0x.mpy").read_bytes()
+    assert b"adafruit_vl53l0x" in driver and b"lib/" not in driver
+
+
 def test_built_driver_is_the_installed_pinned_one(built, tmp_path):
     out, _ = built
     spec = importlib.util.find_spec("adafruit_vl53l0x")

@@ -113,19 +113,33 @@ def driver_sources() -> list[tuple[Path, str]]:
     return out
 
 
-def compile_mpy(mpy_cross: Path, src: Path, dest: Path, source_name: str) -> None:
-    """src.py -> dest.mpy for the RP2040, or BuildError with the compiler's message."""
+def module_name(rel: str) -> str:
+    """The dotted module name of a file's path on the board: "ringfw/tracker.py" ->
+    "ringfw.tracker", "lib/adafruit_bus_device/__init__.py" -> "adafruit_bus_device"."""
+    name = rel[4:] if rel.startswith("lib/") else rel
+    name = name[:-3] if name.endswith(".py") else name
+    name = name.replace("/", ".")
+    return name[:-9] if name.endswith(".__init__") else name
+
+
+def compile_mpy(mpy_cross: Path, src: Path, dest: Path, rel: str) -> None:
+    """src.py -> dest.mpy for the RP2040, or BuildError with the compiler's message. rel is
+    the file's path on the board. The .mpy names its source by the module's dotted name
+    (module_name), which the import interns anyway: a path ("ringfw/tracker.py") would be
+    one more name in the board's heap for every module, about 1 KB in all (docs/firmware.md).
+    Tracebacks say File "ringfw.tracker"; -O3 leaves no line numbers to go with it."""
+    source_name = module_name(rel)
     dest.parent.mkdir(parents=True, exist_ok=True)
     cmd = [str(mpy_cross), "-march=" + MARCH, OPT, "-s", source_name, "-o", str(dest), str(src)]
     try:
         res = subprocess.run(cmd, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.SubprocessError) as e:
-        raise BuildError("could not run mpy-cross on %s: %s" % (source_name, e)) from e
+        raise BuildError("could not run mpy-cross on %s: %s" % (rel, e)) from e
     if res.returncode != 0 or not dest.is_file():
         msg = "\n".join(ln for ln in (res.stderr or res.stdout).strip().splitlines()
                         if not ln.startswith("Traceback (most recent call last)"))
         msg = msg or "exit status %d" % res.returncode
-        raise BuildError("mpy-cross failed on %s:\n%s" % (source_name, msg))
+        raise BuildError("mpy-cross failed on %s:\n%s" % (rel, msg))
 
 
 def build(out: Path) -> list[tuple[str, int]]:
