@@ -176,6 +176,7 @@ class Tracker:
         self.nz = filled("i", n, _NZ0)            # noise score of readings of a resting marble
         self.nz_n = bytearray(n)
         self.nf = filled("i", n)                  # share of them off the rest band, /256
+        self.nf_q = filled("H", n)                # ... as it was at its last reading in the band
         self.nz_m = filled("i", n)                # the sensor's own mean offset from the rest
         self.nz_rest = filled("i", n, -1)         # the rest point that mean belongs to
         self.nz_k = bytearray(n)                  # readings of it taken at that rest point
@@ -916,10 +917,13 @@ class Tracker:
         self.hold_t = -1
         self.rev_n = 0
         self.trk_n = 0
+        m = self.dev_m
         for j in range(self.n):
             self.nonsense[j] = 0
             if self.nz_rest[j] == -2:
                 self.nz_rest[j] = -1   # a slow track's offsets belong to that track alone
+            if m >> j & 1:
+                self.nf[j] = self.nf_q[j]   # the chain was the marble leaving, not scatter
         self.state = _MOVING
         self.start = self.rest
         self.flicked = True
@@ -1861,6 +1865,7 @@ class Tracker:
         self.nz[i] = _NZ0
         self.nz_n[i] = 0
         self.nf[i] = 0
+        self.nf_q[i] = 0
         self._recompute_cover()
         self._event(EV_SENSOR_OK, i, 0, self.blind, 0, 0, 0)
         self._degraded()
@@ -1981,6 +1986,8 @@ class Tracker:
         e = d - self.nz_m[i]
         far = 256 if (e >= lim or e <= -lim) else 0
         self.nf[i] += (far - self.nf[i]) >> 4
+        if not far:
+            self.nf_q[i] = self.nf[i]
         if self.nz_n[i] < 255:
             self.nz_n[i] += 1
         if -2 * lim < e < 2 * lim:
@@ -2077,8 +2084,10 @@ class Tracker:
         if m & (m - 1):
             return True
         i = self.dev_i
+        # (its share off the band as it was before this chain: the readings of a marble
+        # leaving are off the band too, and counted, a solo witness could never start a flick)
         return (0 <= i < self.n and self.nz_n[i] >= _SOLO_N
-                and self.nz[i] <= _NZ_FAULT and self.nf[i] <= _NF_SOLO)
+                and self.nz[i] <= _NZ_FAULT and self.nf_q[i] <= _NF_SOLO)
 
     def _recompute_cover(self):
         cov = self.cover

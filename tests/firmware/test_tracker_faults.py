@@ -379,3 +379,61 @@ def test_a_sensor_flagged_for_nonsense_is_trusted_again_only_once_it_sees_the_ma
     tr2._fault(S, T.FAULT_NONSENSE)
     _passes(tr2, t2, rnd, 1)
     assert not tr2.faulty[S]
+
+
+def _round_without(tr, t, marble_deg, rnd, gone):
+    """One schedule round in which sensor `gone` gives no answer (it is off the bus)."""
+    seen = dict(seen_by(marble_deg % 360.0))
+    for i in range(RING.sensor_count):
+        if i == gone:
+            tr.feed(t, i, hal.RANGE_NO_TARGET, hal.STATUS_NO_ANSWER, -1)
+        elif i in seen:
+            tr.feed(t, i, seen[i] + rnd.choice((-1, 0, 0, 1)), hal.STATUS_VALID, MARBLE)
+        else:
+            tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+    tr.tick(t)
+
+
+def test_a_marble_seen_leaving_by_one_quiet_sensor_alone_is_a_flick():
+    # The marble rests at 200 degrees, where sensor S alone sees it; the sensor behind S
+    # is off the bus, so the arc up to S's window is blind (as in the bench's noisy:9
+    # seed 3 flick 458, whose sensor behind was noisy and flagged). S is quiet (its
+    # readings scatter little), but of its last readings at rest nearly as many fell off
+    # the rest band as still let one sensor start a flick alone (_NF_SOLO; the bench's
+    # had 73/256, from the ends of earlier flicks). A flick then takes the marble back
+    # past S into the blind arc, to 168: only S sees it go. The readings of a marble
+    # leaving are off the rest band too; counted in that share, they made S unfit to
+    # start the flick: the bench's tracker kept the marble "at rest" for 1.2 s, until it
+    # had vanished, and called it off the ring.
+    rnd = random.Random(11)
+    gone = S - 1
+    tr, t = resting(200.0, rnd)
+    for _ in range(30):                # 1 s: the sensor behind S is flagged, its arc blind
+        t += 34
+        _round_without(tr, t, 200.0, rnd, gone)
+    events(tr)
+    tr.nf[S] = T._NF_SOLO - 4          # (share /256 of S's readings off the rest band)
+    t += 34
+    _round_without(tr, t, 200.0, rnd, gone)
+    assert [i for i, _ in seen_by(200.0)] == [S] and tr.faulty[gone]
+    assert tr.state == T._REST and not tr.faulty[S] and tr.nf[S] <= T._NF_SOLO
+    tr.arm()
+    t0 = t
+    while t < t0 + 800:                # 200 -> 168, slowing from 70 deg/s to a stop
+        t += 34
+        u = min(1.0, (t - t0) / 800.0)
+        _round_without(tr, t, 200.0 - 32.0 * (1 - (1 - u) ** 2), rnd, gone)
+    for _ in range(180):               # 6 s at rest, unseen
+        t += 34
+        _round_without(tr, t, 168.0, rnd, gone)
+    evs = events(tr)
+    assert T.EV_OFF_RING not in kinds(evs), evs
+    assert kinds(evs)[:1] == [T.EV_MOVING], evs
+    landed = [e for k, e in evs if k == T.EV_LANDED]
+    assert landed and landed[-1][5] & T.LF_BLIND, evs
+    # followed from the start: where it went and how far (the late start had it land
+    # blind 9 degrees short, on the next space, travel -20.75 degrees)
+    sp, _alt, _ang, trv = landed[-1][:4]
+    assert sp == tr.side.space_at(16800), evs
+    assert abs(trv / 100.0 + 32.0) < 3.0, evs
+
