@@ -59,12 +59,14 @@ class CalibrationResult:
         }
 
 
-def true_range_mm(ring: dict, sensor: dict, angle_deg: float) -> float | None:
-    """Distance (mm) a sensor should read to a marble resting at angle_deg, or None if out of view."""
+def true_range_mm(ring: dict, sensor: dict, angle_deg: float,
+                  edge_deg: float = 1.0) -> float | None:
+    """Distance (mm) a sensor should read to a marble resting at angle_deg, or None if out of
+    view or within edge_deg of its window's ends (a fit stays clear of them)."""
     d = (angle_deg - sensor["angle_deg"]) * (1 if sensor.get("aim", "ccw") == "ccw" else -1)
     d %= 360.0
     lo, hi = sensor["view_deg"]
-    if not lo + 1.0 <= d <= hi - 1.0:   # stay clear of the window's edges
+    if not lo + edge_deg <= d <= hi - edge_deg:
         return None
     r = ring["track"]["radius_mm"]
     return 2 * r * math.sin(math.radians(d / 2)) - ring["track"]["marble_diameter_mm"] / 2

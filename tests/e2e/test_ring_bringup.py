@@ -32,6 +32,20 @@ def test_bringup_of_a_well_built_ring_says_ok_and_a_dead_sensor_is_to_be_replace
     assert "does not answer" in rep["sensors"][6]["reason"]
 
 
+def test_bringup_of_a_ring_whose_spots_lie_at_a_window_end_reports_them():
+    # the sensors turned 1 degree: space centres fall 8-9 degrees into windows (and 45-46),
+    # the ends a calibration fit keeps clear of; bring-up judged them and stopped with a
+    # TypeError (no expected range at a window's end)
+    from ringside import ring as ring_file
+    ring = json.loads(ring_file.default_path().read_text())
+    for s in ring["sensors"]:
+        s["angle_deg"] += 1
+    rep = B.run(B.SimBench(seed=5, ring_bytes=json.dumps(ring).encode()), log=lambda *a: None)
+    ends = [m for e in rep["sensors"] for m in e["spots"] if m["into_window_deg"] < 9.0]
+    assert ends and all(m["expected_mm"] > 0 for m in ends)
+    assert rep["verdicts"]["ok"] == list(range(12))
+
+
 def test_bringup_command_saves_the_report_and_a_picture_of_each_view(tmp_path, capsys):
     out = tmp_path / "bu"
     assert main(["bringup", "--fault", "10:misaimed", "--out", str(out), "--seed", "2"]) == 0
