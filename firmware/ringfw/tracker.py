@@ -269,6 +269,7 @@ class Tracker:
         self.cand_t = 0
         self.cand_n = 0
         self.dev = 0
+        self.dev_k = -1                           # the chain's last reading's brightness (rk)
         self.dev_n = 0
         self.dev_t = now
         self.dev_i = -1
@@ -880,6 +881,7 @@ class Tracker:
             self.dev_n += 1
             self.dev_m |= 1 << i
             self.dev = d
+            self.dev_k = self.rk
             self.dev_t = now
             self.dev_i = i
             if self.dev_n >= 3:
@@ -895,12 +897,14 @@ class Tracker:
                     and (d > 0) == (self.dev0 > 0)
                     and ad >= a0 - 100 and ad - a0 <= 300 + tdiff(now, self.dev0_t) * 60):
                 self.dev = d
+                self.dev_k = self.rk
                 self.dev_t = now
                 self.dev_i = i
                 self.dev_m = 1 << i
             return
         else:
             self.dev = d
+            self.dev_k = self.rk
             self.dev0 = d
             self.dev0_t = now
             self.dev_n = 1
@@ -2043,6 +2047,18 @@ class Tracker:
             # passed keeps a rest "seen" a little longer)
             d = self.dev if self.dev_n and (tdiff(now, self.dev_t) < _LOST_MS + 200
                                             or tdiff(self.t_seen, self.dev_t) < _CHAIN_MS) else 0
+            if d:
+                # ... but not from a stray: a reading further than the marble can have rolled
+                # (600 deg/s) since the rest was last seen (a reading of the rest point may
+                # have been integrated up to two budgets before it came), or one far dimmer
+                # than the resting marble (misaimed:9 seed 1 flick 579: one 161 deg away sent
+                # the track there, where it found nothing: "off the ring"; noisy:2 seed 3
+                # flick 994: a dim one 35 deg back)
+                dt = tdiff(self.dev0_t, self.t_seen) + 2 * self.ring.budget_ms
+                a0 = self.dev0 if self.dev0 > 0 else -self.dev0
+                if a0 > 300 + (dt if dt > 0 else 0) * 60 or (
+                        0 <= self.dev_k and self.dev_k * 3 < self.k_rest):
+                    d = 0
             v = 0
             dt = tdiff(self.dev_t, self.dev0_t)
             if d and dt > 0:

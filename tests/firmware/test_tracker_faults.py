@@ -437,3 +437,56 @@ def test_a_marble_seen_leaving_by_one_quiet_sensor_alone_is_a_flick():
     assert sp == tr.side.space_at(16800), evs
     assert abs(trv / 100.0 + 32.0) < 3.0, evs
 
+
+
+def _stray_then_flick(stray_deg, stray_sig, seed):
+    """The marble rests at 210.5 degrees, at the far end of sensor S's window; the sensor
+    ahead is off the bus, so the next 22 degrees are blind. Just before the flick one stray
+    reading comes (valid, where the marble is not); the flick takes the marble on into the
+    blind arc, unseen, and it stops there, at 225."""
+    rnd = random.Random(seed)
+    gone = S + 1
+    tr, t = resting(210.5, rnd)
+    for _ in range(30):                # 1 s: the sensor ahead is flagged, its arc blind
+        t += 34
+        _round_without(tr, t, 210.5, rnd, gone)
+    events(tr)
+    assert [i for i, _ in seen_by(210.5)] == [S, gone] and tr.faulty[gone]
+    t += 34
+    _round_without(tr, t, 210.5, rnd, gone)
+    i, rng = seen_by(stray_deg)[0]
+    tr.feed(t + 2, i, rng, hal.STATUS_VALID, stray_sig)
+    tr.tick(t + 2)
+    tr.arm()
+    t0 = t
+    while t < t0 + 600:                # 210.5 -> 225, from 48 deg/s to a stop
+        t += 34
+        u = min(1.0, (t - t0) / 600.0)
+        _round_without(tr, t, 210.5 + 14.5 * (1 - (1 - u) ** 2), rnd, gone)
+    for _ in range(240):               # 8 s at rest, unseen
+        t += 34
+        _round_without(tr, t, 225.0, rnd, gone)
+    return tr, events(tr)
+
+
+def test_a_stray_just_before_a_flick_does_not_send_a_marble_gone_unseen_the_wrong_way():
+    # As in misaimed:9 seed 1 flick 579: one bright stray 150 degrees back (sensor 1 reading
+    # 39 mm) was taken for the way the marble went when it vanished into the blind arc: the
+    # track went 150 degrees backwards, found nothing there, and called it off the ring.
+    # Nothing rolls 150 degrees in the few ms since the marble was last seen at rest.
+    tr, evs = _stray_then_flick(60.0, MARBLE, 3)
+    assert T.EV_OFF_RING not in kinds(evs), evs
+    landed = [e for k, e in evs if k == T.EV_LANDED]
+    assert landed and landed[-1][5] & T.LF_BLIND, evs
+    assert tr.side.space_at(22500) in landed[-1][:2], evs    # named, first or as the other
+
+
+def test_a_dim_stray_just_before_a_flick_does_not_send_a_marble_gone_unseen_the_wrong_way():
+    # As in noisy:2 seed 3 flick 994: the stray is 35 degrees back, near enough for a
+    # marble to have rolled there since it was last seen, but dim (0.13 MCPS at 34 mm, where
+    # the marble returns ~9 MCPS): not the marble
+    tr, evs = _stray_then_flick(175.5, 16, 3)
+    assert T.EV_OFF_RING not in kinds(evs), evs
+    landed = [e for k, e in evs if k == T.EV_LANDED]
+    assert landed and landed[-1][5] & T.LF_BLIND, evs
+    assert tr.side.space_at(22500) in landed[-1][:2], evs
