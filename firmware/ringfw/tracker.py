@@ -270,6 +270,7 @@ class Tracker:
         self.cand_n = 0
         self.dev = 0
         self.dev_k = -1                           # the chain's last reading's brightness (rk)
+        self.dev_seen = now                       # ... and when the rest was seen as it began
         self.dev_n = 0
         self.dev_t = now
         self.dev_i = -1
@@ -905,6 +906,7 @@ class Tracker:
         else:
             self.dev = d
             self.dev_k = self.rk
+            self.dev_seen = self.t_seen
             self.dev0 = d
             self.dev0_t = now
             self.dev_n = 1
@@ -2049,12 +2051,13 @@ class Tracker:
                                             or tdiff(self.t_seen, self.dev_t) < _CHAIN_MS) else 0
             if d:
                 # ... but not from a stray: a reading further than the marble can have rolled
-                # (600 deg/s) since the rest was last seen (a reading of the rest point may
-                # have been integrated up to two budgets before it came), or one far dimmer
-                # than the resting marble (misaimed:9 seed 1 flick 579: one 161 deg away sent
-                # the track there, where it found nothing: "off the ring"; noisy:2 seed 3
-                # flick 994: a dim one 35 deg back)
-                dt = tdiff(self.dev0_t, self.t_seen) + 2 * self.ring.budget_ms
+                # (600 deg/s) since the rest was last seen before it (a reading of the rest
+                # point may have been integrated up to two budgets before it came; a later
+                # "seen", a bright minimum-range failure of the sensor the marble passes,
+                # does not count), or one far dimmer than the resting marble (misaimed:9
+                # seed 1 flick 579: one 161 deg away sent the track there, where it found
+                # nothing: "off the ring"; noisy:2 seed 3 flick 994: a dim one 35 deg back)
+                dt = tdiff(self.dev0_t, self.dev_seen) + 2 * self.ring.budget_ms
                 a0 = self.dev0 if self.dev0 > 0 else -self.dev0
                 if a0 > 300 + (dt if dt > 0 else 0) * 60 or (
                         0 <= self.dev_k and self.dev_k * 3 < self.k_rest):
