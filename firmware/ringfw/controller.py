@@ -45,7 +45,7 @@ _WORDS = (b"ack too_short wrong_direction left_ring timer_expired total late hel
           b"not_level low half_period swings verdict ok min error count what nack re arg "
           b"simulated_board_only unknown_command protocol_too_new protocol_too_old name on "
           b"c at w v pulse trail flash ms s paused show no_timer i say_i all label "
-          b"say_sp_label_or_all off scale no_storage")
+          b"say_sp_label_or_all off scale no_storage m")
 _W_ACK = const(0)
 _W_TOO_SHORT = const(1)
 _W_WRONG_DIRECTION = const(2)
@@ -137,6 +137,7 @@ _W_SAY_SP_LABEL_OR_ALL = const(87)
 _W_OFF = const(88)
 _W_SCALE = const(89)
 _W_NO_STORAGE = const(90)
+_W_M = const(91)
 
 
 class Controller:
@@ -322,6 +323,9 @@ class Controller:
         e.int(_W_ID, i)
         e.int(_W_R, self.ranges[i])
         e.int(_W_ST, self.statuses[i])
+        m = self.tracker.own_mm[i]
+        if m >= 0:
+            e.int(_W_M, m)   # the marble's own range, its blend with the background taken out
         self._send()
 
     def _send_sense(self, i):

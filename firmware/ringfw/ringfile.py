@@ -184,6 +184,18 @@ def ring_from(d, digest=0):
         t = d["track"]
         r.radius = int(t["radius_mm"])
         r.marble_r = int(t["marble_diameter_mm"]) // 2
+        # where the lenses sit: in the outer wall (lens_radius_mm from the centre), at
+        # height_mm above the floor; without a mount, on the centre line at the marble's height
+        m = d.get("mount") or {}
+        r.lens_r = int(m.get("lens_radius_mm", r.radius))
+        r.lens_h = int(m.get("height_mm", r.marble_r)) - r.marble_r
+        # what an empty ring shows a sensor, too faint to range alone: 0 = not known
+        r.bg_mm = int(m.get("background_mm", 0))
+        if not 0 <= r.bg_mm <= 2000:
+            raise RingError("ring.json mount.background_mm must be 0 .. 2000 mm")
+        if not r.radius <= r.lens_r <= r.radius + 100 or not -50 <= r.lens_h <= 50:
+            raise RingError("ring.json mount: lens_radius_mm must be radius_mm .. radius_mm + 100 "
+                            "and height_mm within 50 mm of the marble's centre")
         _sensors(r, d["sensors"])
         leds = d["leds"]
         r.led_cap = power.brightness_cap(d)
@@ -234,16 +246,36 @@ def ring_from(d, digest=0):
     return r
 
 
+def _isqrt(v):
+    """Integer square root (boot only)."""
+    if v <= 0:
+        return 0
+    x = v
+    y = (x + 1) >> 1
+    while y < x:
+        x = y
+        y = (x + v // x) >> 1
+    return x
+
+
 def _range_table(r):
-    # offset_table[mm] = angular offset (cd) along the track of a marble whose near
-    # surface is mm from the sensor: chord to its centre = 2 R sin(offset / 2).
-    far = max(r.view_max)
-    rmax = (2 * r.radius * sin_q14(far // 2 + 300)) // 16384 - r.marble_r + 2
+    # offset_table[mm] = angular offset (cd) along the track of a marble whose near surface
+    # is mm from the lens. The lens sits lens_r from the ring's centre and lens_h above the
+    # marble's centre, so its distance D to a marble centre `offset` ahead is
+    #   D^2 = (lens_r - R)^2 + lens_h^2 + 4 lens_r R sin^2(offset / 2),   D = mm + marble_r
+    # (with the lens on the centre line, the chord 2 R sin(offset / 2)). The chord alone
+    # was 3.5-5 mm short of this over the window, unevenly: more than a calibration
+    # placement's offset and scale could take up (docs/firmware.md).
+    c0 = (r.lens_r - r.radius) ** 2 + r.lens_h * r.lens_h
+    lr = r.lens_r * r.radius
+    s = sin_q14(max(r.view_max) // 2 + 300)
+    rmax = _isqrt(c0 + ((4 * lr * s * s) >> 28)) - r.marble_r + 2
     r.range_max = rmax
     tab = filled("H", rmax + 2)             # offsets stay below 18000 cd
-    two_r = 2 * r.radius
     for mm in range(rmax + 2):
-        tab[mm] = 2 * asin_cd(((mm + r.marble_r) * 16384) // two_r)
+        dd = mm + r.marble_r
+        # 16384 sin(offset / 2) = sqrt((D^2 - c0) 2^28 / (4 lens_r R))
+        tab[mm] = 2 * asin_cd(_isqrt(((dd * dd - c0) << 26) // lr))
     r.offset_table = tab
 
 

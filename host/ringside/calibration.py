@@ -2,8 +2,9 @@
 
 A VL53L0X reads a fixed offset (mounting, cover glass) and a small scale error. With the
 marble resting at a known angle, the true distance to it is known from the geometry
-(chord to the marble's centre minus its radius); a straight-line fit of what a sensor
-read against that truth, over the placements it saw, gives
+(from the lens in the outer wall to the marble's near surface: ringside.ring.lens_range_mm,
+the geometry the firmware's range table inverts); a straight-line fit of what a sensor read
+against that truth, over the placements it saw, with its slope held near 1 (_fit), gives
 
     raw = a * true + b      ->   corrected = (raw - offset) * scale,  offset = b, scale = 1/a
 
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 
 
 from ringside.errors import RingsideError  # noqa: E402
+from ringside.ring import lens_range_mm  # noqa: E402
 
 
 class CalibrationError(RingsideError, RuntimeError):
@@ -59,17 +61,23 @@ class CalibrationResult:
         }
 
 
+# A fit stays this far (degrees) clear of a window's far end: there the cone's edge cuts the
+# marble, and what it sees of it moves 3-4 mm with the marble's place across the groove
+# (the physical model: +-3.5 mm at 45 deg of a 46 deg window, against +-1 mm elsewhere)
+FAR_EDGE_DEG = 3.0
+
+
 def true_range_mm(ring: dict, sensor: dict, angle_deg: float,
-                  edge_deg: float = 1.0) -> float | None:
+                  edge_deg: float = 1.0, far_edge_deg: float | None = None) -> float | None:
     """Distance (mm) a sensor should read to a marble resting at angle_deg, or None if out of
-    view or within edge_deg of its window's ends (a fit stays clear of them)."""
+    view or within edge_deg of its window's near end, far_edge_deg (default: edge_deg) of its
+    far end (a fit stays clear of them)."""
     d = (angle_deg - sensor["angle_deg"]) * (1 if sensor.get("aim", "ccw") == "ccw" else -1)
     d %= 360.0
     lo, hi = sensor["view_deg"]
-    if not lo + edge_deg <= d <= hi - edge_deg:
+    if not lo + edge_deg <= d <= hi - (edge_deg if far_edge_deg is None else far_edge_deg):
         return None
-    r = ring["track"]["radius_mm"]
-    return 2 * r * math.sin(math.radians(d / 2)) - ring["track"]["marble_diameter_mm"] / 2
+    return lens_range_mm(ring, d)
 
 
 def _just_past(sensor: dict, angle_deg: float) -> bool:
@@ -91,19 +99,31 @@ def space_centres(ring: dict, side: str) -> list[tuple[str, float]]:
     return out
 
 
+# What one placement's mean reading leaves uncertain (mm): the marble's place across the
+# groove moves the part of it the cone sees by 1-3 mm (the physical model, docs/simulator.md)
+POINT_SIGMA_MM = 1.5
+# A VL53L0X's own scale error is small (ST quotes offset and crosstalk calibration, no scale
+# calibration): the fit's slope is held to 1 within this, as a prior
+SCALE_SIGMA = 0.01
+
+
 def _fit(points):
+    """Straight line raw = a * true + b through the points: least squares with a prior that
+    a is 1 +- SCALE_SIGMA. Two placements 50 mm apart, each 1.5 mm uncertain, would
+    otherwise give the slope +-4 %: wrong by a degree at the other end of the window."""
     xs = [p[0] for p in points]
     ys = [p[1] for p in points]
-    if len(points) == 1 or max(xs) - min(xs) < 10.0:
-        a = 1.0
-        b = statistics.fmean(ys) - statistics.fmean(xs)
-    else:
-        mx, my = statistics.fmean(xs), statistics.fmean(ys)
-        sxx = sum((x - mx) ** 2 for x in xs)
-        a = sum((x - mx) * (y - my) for x, y in points) / sxx
-        b = my - a * mx
+    mx, my = statistics.fmean(xs), statistics.fmean(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    sxy = sum((x - mx) * (y - my) for x, y in points)
+    lam = (POINT_SIGMA_MM / SCALE_SIGMA) ** 2
+    a = (sxy + lam) / (sxx + lam)
+    b = my - a * mx
     res = max(abs(a * x + b - y) for x, y in points)
-    return a, b, res
+    # the slope the points alone give (1 when they are too close to tell): a stuck sensor
+    # reads one range wherever the marble is, slope 0, which the prior must not hide
+    free = sxy / sxx if max(xs) - min(xs) >= 10.0 else 1.0
+    return a, b, res, free
 
 
 def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] | None = None,
@@ -132,7 +152,10 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
         moved = False
         for _, kind, f in board.frames[start:]:
             if kind == "raw" and f.get("st") == 0:
-                got.setdefault(f["id"], []).append(f["r"])
+                # the marble's own range where the board gives it (its blend with the empty
+                # ring taken out, as the board does before it turns a range into an angle:
+                # the blend put 1-3 mm on a reading, more towards a window's far end)
+                got.setdefault(f["id"], []).append(f.get("m", f["r"]))
             elif kind in ("moving", "lost", "off_ring"):
                 moved = True
         spread = max((max(v) - min(v) for v in got.values() if len(v) > 4), default=0)
@@ -147,7 +170,7 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
             continue
         seen = 0
         for i, vals in got.items():
-            truth = true_range_mm(ring, sensors[i], angle)
+            truth = true_range_mm(ring, sensors[i], angle, far_edge_deg=FAR_EDGE_DEG)
             if truth is None or len(vals) < 5:
                 continue
             points[i].append((truth, _robust_mean(vals)))
@@ -163,10 +186,10 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
         if not pts:
             log("  sensor %d: no placement in its view - left uncalibrated" % i)
             continue
-        a, b, res = _fit(pts)
-        if not 0.5 <= a <= 2.0:
+        a, b, res, free = _fit(pts)
+        if not 0.5 <= free <= 2.0:
             # a stuck sensor reads one range wherever the marble is: slope 0, no scale at all
-            why = "its readings do not follow the marble (stuck?)" if abs(a) < 1e-6 else "scale %.3f" % (1 / a)
+            why = "its readings do not follow the marble (stuck?)" if abs(free) < 0.05 else "scale %.3f" % (1 / free)
             log("  sensor %d: fit is implausible (%s) - left uncalibrated" % (i, why))
             continue
         fit = SensorFit(i, len(pts), round(b, 2), round(1 / a, 4), round(res, 2))

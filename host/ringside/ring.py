@@ -157,6 +157,21 @@ def space_kind(space_id: str) -> str:
     return re.sub(r"-\d+$", "", space_id)
 
 
+def lens_range_mm(ring: dict, offset_deg: float) -> float:
+    """Distance (mm) from a sensor's lens to the near surface of a marble offset_deg ahead of
+    it on the groove's centre line: the geometry the firmware's range table inverts
+    (ringfw.ringfile._range_table). The lens sits mount.lens_radius_mm from the ring's centre
+    and mount.height_mm above the floor; without a mount, on the centre line."""
+    t = ring["track"]
+    radius = float(t["radius_mm"])
+    marble_r = float(t["marble_diameter_mm"]) / 2.0
+    mount = ring.get("mount") or {}
+    lens_r = float(mount.get("lens_radius_mm", radius))
+    h = float(mount.get("height_mm", marble_r)) - marble_r
+    s = math.sin(math.radians(offset_deg) / 2.0)
+    return math.sqrt((lens_r - radius) ** 2 + h * h + 4.0 * lens_r * radius * s * s) - marble_r
+
+
 def _cd(deg: float) -> int:
     """Degrees -> centidegrees as the firmware rounds them (ringfile._cd: half away from 0)."""
     v = deg * 100

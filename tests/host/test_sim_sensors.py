@@ -17,7 +17,10 @@ MARBLE_R = RING["track"]["marble_diameter_mm"] / 2
 
 
 def chord_range(d_deg):
-    return 2 * R * math.sin(math.radians(d_deg) / 2) - MARBLE_R
+    """The firmware's range model: the lens in the outer wall (192 mm from the centre, 2 mm
+    above the marble's centre) to the marble's near surface (ringside.ring.lens_range_mm)."""
+    s = math.sin(math.radians(d_deg) / 2)
+    return math.sqrt(12.0 ** 2 + 2.0 ** 2 + 4 * 192.0 * 180.0 * s * s) - 8.0
 
 
 def readings(arr, i, angle, n):
@@ -58,13 +61,13 @@ def test_visibility_window_follows_ring_json():
     assert cw.true_offset_deg(0, a + 30.0) is None
 
 
-def test_range_is_chord_minus_marble_radius():
+def test_range_is_the_lens_to_the_marble_surface():
     arr = SensorArray(RING, model="ideal", rng=1)
     a = RING["sensors"][3]["angle_deg"]
     for d in (8.0, 20.0, 33.3, 46.0):
         assert arr.true_range_mm(3, a + d) == pytest.approx(chord_range(d))
     assert arr.window_range_mm(3) == pytest.approx((chord_range(8.0), chord_range(46.0)))
-    assert chord_range(30.0) == pytest.approx(85.17, abs=0.01)  # 2*180*sin(15) - 8
+    assert chord_range(30.0) == pytest.approx(89.00, abs=0.01)   # the chord alone: 85.17
 
 
 def test_ideal_sensor_reads_the_true_range():

@@ -302,6 +302,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     no_verdicts = []
     false_offs = []
     stats["blind_landings"] = 0
+    landed: list[tuple[float, float]] = []   # (reported, true) angle of each sighted landing
     for k in range(flicks):
         if next_switch is not None and k == next_switch:
             if active:
@@ -365,6 +366,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                     misreports.append({"flick": k, "reported": rep, "true": true_sp,
                                        "angle": f["ang"] / 100, "true_angle": round(board.marble.position_deg, 2),
                                        "conf": f["conf"]})
+                if not f.get("blind", 0):
+                    landed.append((f["ang"] / 100.0, board.marble.position_deg))
                 travel_err.append(abs(f["trv"] / 100.0 - board.marble.travel_deg))
                 angle_err.append(abs((f["ang"] / 100.0 - board.marble.position_deg + 180.0) % 360.0 - 180.0))
                 if not was_resting and at_emit is not None and abs(board.marble.angle_deg - at_emit) > 0.5:
@@ -429,6 +432,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     out["speedup"] = round(out["sim_seconds"] / out["wall_seconds"], 1) if out["wall_seconds"] else None
     out["bus"] = board.bus
     out["blind_landings"] = stats["blind_landings"]
+    out["fixed_band"] = fixed_band(landed, spaces)
     if fault_specs or random_faults:
         out["faults"] = [fa.report() for fa in done_faults + active]
     if random_faults:
@@ -452,6 +456,35 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     if saver:
         out["saved_traces"] = saver.saved
         out["traces_not_saved"] = saver.skipped
+    return out
+
+
+FIXED_BANDS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0)
+
+
+def fixed_band(landed: list, spaces) -> list:
+    """What these landings would give with a fixed ambiguity band instead of the board's own:
+    for each band b (degrees), [b, ambiguous rate, misreports]. A landing within b of a
+    boundary names the neighbour too (right if either is the true space); outside every band
+    it is right or misreported. The trade the band makes, from the landings' own errors:
+    no band has both fewer misreports and fewer ambiguous landings than a wider/narrower one
+    (docs/simulator.md, "Stop 28")."""
+    out = []
+    n = len(landed)
+    for b in FIXED_BANDS:
+        amb = mis = 0
+        for rep, true in landed:
+            sp = spaces.space_at(rep)
+            nb = None
+            if b > 0:
+                lo, hi = spaces.space_at(rep - b), spaces.space_at(rep + b)
+                nb = lo if lo != sp else (hi if hi != sp else None)
+            if nb is not None:
+                amb += 1
+            t = spaces.space_at(true)
+            if t != sp and t != nb:
+                mis += 1
+        out.append([b, round(amb / n, 4) if n else None, mis])
     return out
 
 
@@ -624,6 +657,14 @@ def run_seeds(seeds: list[int], jobs: int = 1, **kw: Any) -> dict:
         vals = [r[k] for r in results if r.get(k) is not None]
         if vals:
             worst[k] = min(vals) if k in lower_is_worse else max(vals)
-    return {"seeds": per, "worst": worst, "sensor_model": results[0]["sensor_model"],
+    # the fixed-band trade over every seed's landings together (see fixed_band)
+    bands = [r["fixed_band"] for r in results if r.get("fixed_band")]
+    together = []
+    for rows in zip(*bands, strict=True):
+        amb = [row[1] for row in rows if row[1] is not None]
+        together.append([rows[0][0], round(sum(amb) / len(amb), 4) if amb else None,
+                         sum(row[2] for row in rows)])
+    return {"seeds": per, "worst": worst, "fixed_band_all_seeds": together,
+            "sensor_model": results[0]["sensor_model"],
             "flicks": kw.get("flicks"), "tilt_deg": kw.get("tilt", 0.0), "jobs": jobs,
             "wall_seconds": round(time.perf_counter() - wall0, 1)}

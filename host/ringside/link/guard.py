@@ -42,7 +42,7 @@ FIELDS: dict[str, dict[str, str]] = {
     "sensor_ok": {"id": INT, "blind": INT},
     "not_level": {"low": INT, "half_period": INT, "swings": INT},
     "timer_expired": {"total": INT, "late": INT},
-    "raw": {"id": INT, "r": INT, "st": INT},
+    "raw": {"id": INT, "r": INT, "st": INT, "m": INT},
     "error": {"count": INT, "what": NAME},
     "led": {"i": INT, "r": INT, "g": INT, "b": INT},
     "burst": {"k": INT},

@@ -56,6 +56,7 @@ from __future__ import annotations
 import math
 import random
 from collections import namedtuple
+from ringside.ring import lens_range_mm
 
 from ringfw.hal import (RANGE_NO_TARGET, RANGE_OUT_OF_RANGE, STATUS_MIN_RANGE_FAIL,
                         STATUS_NO_ANSWER, STATUS_PHASE_FAIL, STATUS_SIGMA_FAIL,
@@ -114,6 +115,8 @@ class SensorParams:
     min_range_mm       nearer than this (the blended range) the device flags min range fail
     ambient_mcps       ambient infrared reaching the sensor (a lamp, daylight)
     pulse_mm           VCSEL pulse width as distance (c * 4.7 ns / 2): sigma ~ pulse / sqrt(N)
+    signal_noise_frac  the reported signal rate's scatter beyond its photon count's own
+                       (1 / sqrt(N), Poisson): a fraction of the rate, per reading
     integration_frac   part of the period spent counting photons of the final range
     overhead_ms        what the device runs over the 33 ms budget the driver sets: ST's
                        timing formula gives 33.614 ms (start overhead 1910 us, the setter 1320)
@@ -130,6 +133,7 @@ class SensorParams:
                  jitter_ms: float = 0.5, noise_scale: float = 1.0, signal_k_mcps_m2: float = 0.5, signal_limit_mcps: float = 0.25,
                  sigma_limit_mm: float = 18.0, min_range_mm: float = 30.0, ambient_mcps: float = 0.1, pulse_mm: float = 705.0,
                  integration_frac: float = 0.75, overhead_ms: float = 0.614, rays: int = 1024, marble_material: str | None = None,
+                 signal_noise_frac: float = 0.01,
                  marble_diameter_mm: float | None = None, crosstalk: bool = True, crosstalk_coherent: float = 0.25):
         self.sigma_min_mm = float(sigma_min_mm)
         self.sigma_frac = float(sigma_frac)
@@ -148,6 +152,7 @@ class SensorParams:
         self.ambient_mcps = float(ambient_mcps)
         self.pulse_mm = float(pulse_mm)
         self.integration_frac = float(integration_frac)
+        self.signal_noise_frac = float(signal_noise_frac)
         self.overhead_ms = float(overhead_ms)
         self.rays = int(rays)
         self.marble_material = marble_material
@@ -159,7 +164,7 @@ class SensorParams:
         for name in ("sigma_min_mm", "sigma_frac", "bias_max_mm", "scale_err_max", "outlier_rate",
                      "silent_wrong_rate", "dropout_rate", "jitter_ms", "noise_scale",
                      "signal_k_mcps_m2", "signal_limit_mcps", "sigma_limit_mm", "min_range_mm",
-                     "ambient_mcps", "pulse_mm", "overhead_ms"):
+                     "ambient_mcps", "pulse_mm", "overhead_ms", "signal_noise_frac"):
             if getattr(self, name) < 0:
                 raise ValueError("SensorParams.%s must be >= 0" % name)
         if self.outlier_rate + self.silent_wrong_rate + self.dropout_rate > 1.0:
@@ -179,7 +184,8 @@ class SensorParams:
     def ideal(cls, **kw: Any) -> SensorParams:
         """No noise, bias, outliers or dropouts (for tests of geometry only)."""
         d = dict(sigma_min_mm=0.0, sigma_frac=0.0, bias_max_mm=0.0, scale_err_max=0.0,
-                 outlier_rate=0.0, silent_wrong_rate=0.0, dropout_rate=0.0, jitter_ms=0.0)
+                 outlier_rate=0.0, silent_wrong_rate=0.0, dropout_rate=0.0, jitter_ms=0.0,
+                 signal_noise_frac=0.0)
         d.update(kw)
         return cls(**d)
 
@@ -484,7 +490,9 @@ class SensorArray:
 
     # --- geometry (no noise) ------------------------------------------------------
     def _chord_range(self, d_deg):
-        return 2.0 * self.radius_mm * math.sin(d_deg * 0.5 * _RAD) - self.marble_radius_mm
+        """The firmware's range model: lens to the near surface of a marble on the centre
+        line (ringside.ring.lens_range_mm)."""
+        return lens_range_mm(self.ring, d_deg)
 
     def window_deg(self, i: int) -> tuple:
         """Sensor i's view window (near, far), degrees of track ahead of it."""
@@ -506,7 +514,7 @@ class SensorArray:
 
     def true_range_mm(self, i: int, marble_angle_deg: float) -> float | None:
         """Exact distance (mm) from sensor i to the marble's near surface, or None if not in view
-        (the firmware's chord model: the lens on the centre line)."""
+        (the firmware's range model: ringside.ring.lens_range_mm)."""
         d = self.true_offset_deg(i, marble_angle_deg)
         if d is None:
             return None
@@ -677,7 +685,7 @@ class SensorArray:
         if not self._near[i] <= d <= self._far[i]:
             return self._done(i, _NO_TARGET_RANGES[rng.randrange(2)],
                               _NO_TARGET_STATUSES[rng.randrange(2)])
-        true = 2.0 * self.radius_mm * math.sin(d * 0.5 * _RAD) - self.marble_radius_mm
+        true = self._chord_range(d)
         sigma = p.sigma_frac * true
         if sigma < p.sigma_min_mm:
             sigma = p.sigma_min_mm
@@ -773,6 +781,14 @@ class SensorArray:
         rng_mm = (k * wd + (coh * rng.uniform(0.0, 2480.0) if coh else 0.0)) / total
         n_counts = total * self.period_ms * p.integration_frac * 1000.0
         shot = p.pulse_mm / math.sqrt(n_counts) * math.sqrt(1.0 + amb / total)
+        # the rate the device reports is counted too: the signal's photons and the
+        # ambient's under them scatter it by sqrt(N_s + N_a) / N_s (Poisson), and the rest
+        # of the device (VCSEL power, SPAD count) by signal_noise_frac more
+        rel = math.sqrt((1.0 + amb / total) / n_counts
+                        + p.signal_noise_frac * p.signal_noise_frac) * p.noise_scale
+        total = total * (1.0 + rel * rng.gauss(0.0, 1.0))
+        if total <= 0:
+            total = 1e-6
         floor = max(p.sigma_min_mm, p.sigma_frac * rng_mm)
         sigma = math.sqrt(floor * floor + shot * shot) * self._sigma_mult[i]
         api = STATUS_SIGMA_FAIL if sigma > p.sigma_limit_mm else STATUS_VALID

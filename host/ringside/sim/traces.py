@@ -174,6 +174,27 @@ def ring_bytes(tr: Trace) -> bytes:
     return data
 
 
+# How the firmware turns a range into an angle, as recorded in a trace's head: "lens" (the
+# lens in the outer wall: ringfw.ringfile._range_table, stop 28 on). A trace without it was
+# recorded by a firmware that put the lens on the groove's centre line, and its calibration
+# was fitted for that: it is replayed on its ring with the mount read that way.
+RANGE_MODEL = "lens"
+
+
+def replay_ring(tr: Trace) -> bytes:
+    """The ring file as the firmware that recorded the trace read it (see RANGE_MODEL)."""
+    data = ring_bytes(tr)
+    if tr.head.get("range_model") == RANGE_MODEL:
+        return data
+    d = json.loads(data)
+    mount = dict(d.get("mount") or {})
+    mount["lens_radius_mm"] = d["track"]["radius_mm"]
+    mount["height_mm"] = d["track"]["marble_diameter_mm"] // 2
+    mount.pop("background_mm", None)
+    d["mount"] = mount
+    return json.dumps(d).encode()
+
+
 def corpus(directory: str | os.PathLike) -> list:
     """Every trace file in a directory (sorted by name)."""
     return [load(p) for p in sorted(Path(directory).glob("*.jsonl"))]
@@ -254,7 +275,7 @@ def replay(tr: Trace) -> dict:
     """Replay a trace through the Controller under CPython: {"frames", "stats", "out"}."""
     from ringfw import geometry
     from ringside.sim import fw_replay
-    ring = ring_bytes(tr)
+    ring = replay_ring(tr)
     data = feed_bytes(tr, ring)
     old = fw_replay.MARKS
     fw_replay.MARKS = _MARKS
@@ -305,7 +326,7 @@ def replay_vm(trs: list, fuel: int = 2_000_000_000_000) -> list:
             shutil.copy(f, tmp / "ringfw" / f.name)
         shutil.copy(vm.REPLAY, tmp / "fw_replay.py")
         for k, tr in enumerate(trs):
-            ring = ring_bytes(tr)
+            ring = replay_ring(tr)
             (tmp / ("ring%d.json" % k)).write_bytes(ring)
             (tmp / ("feed%d.bin" % k)).write_bytes(feed_bytes(tr, ring))
         try:
@@ -626,7 +647,8 @@ class BenchSaver:
                 "what": "phantom flick at rest: the board armed, the marble still at %.2f deg, "
                         "nobody touching it; the bench's firmware said %s %s" % (
                             m.position_deg, kind, " ".join("%s=%s" % kv for kv in f.items())),
-                "source": src, "ring": self._ring_file(), "calibration": self._calibration(),
+                "source": src, "ring": self._ring_file(), "range_model": RANGE_MODEL,
+                "calibration": self._calibration(),
                 "side": self.side, "step_ms": b.loop_ms, "truth": truth, "bench_saw": saw,
                 "expect": {"verdict": "none"}, "status": "ok", "start_ms": start,
                 "flick_ms": start, "end_ms": recs[-1][0], "warm_up": False, "flicks_before": 0}
@@ -738,7 +760,8 @@ class BenchSaver:
         truth = {"angle_deg": round(m.position_deg, 2) if m.on_ring else None,
                  "travel_deg": round(m.travel_deg, 2), "on_ring": m.on_ring}
         head = {"format": FORMAT, "name": name, "what": _what(why, k, truth, saw, expect),
-                "source": src, "ring": self._ring_file(), "calibration": self._calibration(),
+                "source": src, "ring": self._ring_file(), "range_model": RANGE_MODEL,
+                "calibration": self._calibration(),
                 "side": self.side, "step_ms": b.loop_ms, "truth": truth, "bench_saw": saw,
                 "expect": expect, "status": "ok", "flick_ms": self.hist[-1]["arm"],
                 "end_ms": recs[-1][0]}
@@ -835,7 +858,7 @@ def _what(why, k, truth, saw, expect):
 
 
 _HEAD_ORDER = ("format", "name", "what", "status", "issue", "fixed", "expect", "bench_saw", "truth",
-               "reproduced", "warm_up", "flicks_before", "source", "ring", "calibration", "side", "step_ms",
+               "reproduced", "warm_up", "flicks_before", "source", "ring", "range_model", "calibration", "side", "step_ms",
                "start_ms", "flick_ms", "end_ms")
 
 
