@@ -55,6 +55,7 @@ _SETTLING = const(3)  # reacquired after a loss, not yet still
 _EVQ = const(8)
 _SG_SHIFT = const(5)    # a signal rate moved when it changed by over 1/32 of itself (+2)
 _SG_WAIT = const(6)     # ... and a rest waits for a 1/_SG_WAIT of a still window after it
+_SG_LEAST = const(4)    # ... and holds this many readings since (three of one faint sensor: a lottery)
 _WIN = const(256)      # still-window ring buffer (power of two)
 _WMASK = const(255)
 
@@ -204,6 +205,7 @@ class Tracker:
         self.rk = -1                              # the last reading's signal x range^2 (scaled)
         self.rsig = 0                             # the last reading's sigma (cd), from its signal
         self.sg_in = -1                           # the last reading's signal rate (9.7 MCPS)
+        self.sb_out = 0                           # ... the background's part taken out of it
         self.own_mm = filled("h", n, -1)          # each sensor's last valid reading with its
                                                   # ... blend taken out (_unblend), raw mm
         self.sg_ref = filled("H", n)              # each sensor's signal since it last moved
@@ -383,6 +385,11 @@ class Tracker:
             if sig >= 0 and 0 <= rng < self.ring.range_max:
                 tab = self.ring.offset_table
                 self.rsig = self.sigma_mm16(sig) * (tab[rng + 1] - tab[rng]) // 16
+                sb = self.sb_out
+                if sb:
+                    # taking the background out scales the reading's noise by s / (s - s_b):
+                    # x1.2 at a window's far end, x1.8 at the signal limit
+                    self.rsig = self.rsig * sig // (sig - sb)
         if ang >= 0:
             self.miss[i] = 0
         elif self.miss[i] < 255:
@@ -619,6 +626,7 @@ class Tracker:
         background (range rb, signal sb) and the reading's total signal s,
             r = (s_m r_m + sb rb) / s,  s_m = s - sb   ->   r_m = (s r - sb rb) / (s - sb).
         Returns -1 when the marble's part is too weak to say (under the background's)."""
+        self.sb_out = 0
         if self.bg_n[i] < _BG_WARM // 2:
             return rng
         if rng > self.ring.range_max:
@@ -637,6 +645,7 @@ class Tracker:
         sm = sig - sb
         if sm * 2 < sb:
             return -1
+        self.sb_out = sb
         # (in mm, so every product stays a small int: sig < 2^16, ranges < 2^13)
         rm = (sig * rng - sb * rb) // sm
         return rm if rm > 0 else 0
@@ -1253,10 +1262,12 @@ class Tracker:
         # ... but not from before a sensor's signal last moved (_track), and not until a
         # third of a window of readings has been taken since
         c = tdiff(now, self.sg_cut)
+        least = 3
         if c < span:
-            if c * _SG_WAIT < w:
+            if c * _SG_WAIT < self.ring.still_ms:
                 return
             span = c + 1
+            least = _SG_LEAST
         # Each reading counts by its weight, 1/sigma^2 from its signal (_weight): a faint
         # far-window reading scatters 5-7 times as much as a near one and, near the
         # window's end, its blend with the ring reads it degrees short.
@@ -1277,7 +1288,7 @@ class Tracker:
                 qs += q
                 n += 1
             k = (k - 1) & _WMASK
-        if n < 3:
+        if n < least:
             return
         mean = s // qs
         # the weighted spread (cd^2 for a reading of weight qs / n); with weights in

@@ -126,9 +126,15 @@ def _fit(points):
     return a, b, res, free
 
 
+PASSES = 1    # how many times each space is visited (ringside calibrate --passes)
+
+
 def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] | None = None,
-              settle_ms: int = 1500, collect_ms: int = 3000, log: Callable = print) -> CalibrationResult:
-    """Run the whole calibration on a board; returns the fits (already sent and saved)."""
+              settle_ms: int = 1500, collect_ms: int = 3000, log: Callable = print,
+              passes: int | None = None) -> CalibrationResult:
+    """Run the whole calibration on a board; returns the fits (already sent and saved).
+    passes: go round the spaces that many times (each placement lands the marble at its own
+    place across the groove: more placements average that out)."""
     targets = space_centres(ring, side)
     if spaces:
         want = set(spaces)
@@ -136,6 +142,10 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
         if unknown:
             raise CalibrationError("no such space on the %s side: %s" % (side, ", ".join(sorted(unknown))))
         targets = [t for t in targets if t[0] in want]
+    passes = PASSES if passes is None else passes
+    if not isinstance(passes, int) or not 1 <= passes <= 5:
+        raise CalibrationError("passes must be 1 to 5, not %r" % (passes,))
+    targets = targets * passes
     sensors = ring["sensors"]
     # start from a clean slate: the fit is of raw readings
     for i in range(len(sensors)):

@@ -3,6 +3,7 @@ kind of bad file is told, and the calibration written back."""
 import binascii
 import copy
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -167,3 +168,44 @@ def test_dropping_a_module_frees_it_for_good(monkeypatch):
         sys.modules["ringfw.ringfile"] = saved
         ringfw.ringfile = saved
         sys.modules.pop("ringfw.board_rp2040", None)
+
+
+def test_the_range_table_inverts_the_lens_in_the_outer_wall():
+    # ring.json's mount: the lens 192 mm from the centre, 10 mm up; the marble's centre on
+    # the 180 mm centre line, 8 mm up. A range from the host's geometry (what calibration
+    # takes as the truth) comes back as its angle within 0.05 deg over the whole window.
+
+    from ringside.ring import lens_range_mm
+    data = (Path(__file__).resolve().parents[2] / "hardware" / "ring.json").read_bytes()
+    ring = geometry.loads(data)
+    rd = json.loads(data)
+    assert (ring.lens_r, ring.lens_h) == (192, 2)
+    for d10 in range(80, 461, 15):
+        mm = lens_range_mm(rd, d10 / 10)
+        whole = int(mm)
+        tab = ring.offset_table
+        off = tab[whole] + (tab[whole + 1] - tab[whole]) * (mm - whole)
+        assert abs(off / 100 - d10 / 10) < 0.05, (d10 / 10, mm, off / 100)
+    # the chord (the lens on the centre line) is 3.5-5 mm shorter: 1-1.5 deg near the sensor
+    chord = 2 * 180 * math.sin(math.radians(15 / 2)) - 8
+    assert lens_range_mm(rd, 15) - chord > 3.0
+
+
+def test_a_ring_without_a_mount_has_its_lenses_on_the_centre_line():
+
+    rd = json.loads((Path(__file__).resolve().parents[2] / "hardware" / "ring.json").read_bytes())
+    del rd["mount"]
+    ring = geometry.loads(json.dumps(rd).encode())
+    assert (ring.lens_r, ring.lens_h, ring.bg_mm) == (180, 0, 0)
+    mm = 2 * 180 * math.sin(math.radians(30 / 2)) - 8          # the chord at 30 deg
+    whole = int(mm)
+    off = ring.offset_table[whole] + (ring.offset_table[whole + 1] - ring.offset_table[whole]) * (mm - whole)
+    assert abs(off / 100 - 30) < 0.05
+
+
+def test_a_lens_inside_the_track_is_refused():
+
+    rd = json.loads((Path(__file__).resolve().parents[2] / "hardware" / "ring.json").read_bytes())
+    rd["mount"]["lens_radius_mm"] = 150
+    with pytest.raises(ringfile.RingError, match="lens_radius_mm"):
+        geometry.loads(json.dumps(rd).encode())

@@ -180,3 +180,32 @@ def test_a_bright_return_while_the_background_is_still_learnt_is_the_marble_not_
     tr.feed(t, S, 60, hal.STATUS_VALID, 1536)          # the marble, 12 MCPS, in S's cone
     assert tr.bg_n[S] == n and tr.bg_valid[S] == 0     # not learnt as the ring's background
     assert tr.dev_n == 1                               # the track saw it, away from the rest
+
+
+def test_a_background_too_faint_to_range_is_taken_out_at_the_designs_distance():
+    # The empty cones of the others return 0.11 MCPS (signal fail: no range of their own),
+    # yet that light is in every reading of the marble: at 114 mm from a sensor 2 deg from
+    # its window's end the marble returns 1.3 MCPS, and the ring's 0.11 at 144 mm
+    # (ring.json mount.background_mm) puts the reading 2.4 mm long, 0.8 deg
+    rnd = random.Random(3)
+    tr = T.Tracker(RING)
+    tr.begin(0)
+    t = empty_ring(tr, rnd)
+    t = run(tr, t, 1000, rnd)
+    i = 5                                         # a baffled sensor: signal fail when empty
+    assert tr.bg_valid[i] < T._BG_VALID and tr.bg_n[i] >= T._BG_WARM // 2
+    assert RING.bg_mm == 144
+    s_m, r_m = 166, 114
+    s = s_m + DIM
+    blended = (s_m * r_m + DIM * RING.bg_mm) // s
+    assert blended >= r_m + 2
+    tr.feed(t, i, blended, hal.STATUS_VALID, s)
+    assert abs(tr.own_mm[i] - r_m) <= 1               # the marble's own range
+    # a ring.json that does not give the distance leaves the reading as it is
+    ring2 = geometry.loads((Path(__file__).resolve().parents[2] / "hardware" / "ring.json")
+                           .read_bytes().replace(b'"background_mm": 144', b'"background_mm": 0'))
+    tr2 = T.Tracker(ring2)
+    tr2.begin(0)
+    t2 = run(tr2, empty_ring(tr2, rnd), 1000, rnd)
+    tr2.feed(t2, i, blended, hal.STATUS_VALID, s)
+    assert tr2.own_mm[i] == blended

@@ -6,7 +6,7 @@ import random
 from ringfw import hal
 from ringfw import tracker as T
 
-from tests.firmware.test_tracker_start import RING, events, resting_tracker, seen_by
+from tests.firmware.test_tracker_start import RING, events, lens_mm, resting_tracker, seen_by
 
 
 def flick(tr, t, a0, peak, back, rest_ms=4000):
@@ -70,8 +70,7 @@ def test_a_real_swing_back_still_shows_the_tilt():
 
 
 def range_of(i, offset_deg):
-    import math
-    return int(round(2 * RING.radius * math.sin(math.radians(offset_deg) / 2) - RING.marble_r))
+    return int(round(lens_mm(offset_deg)))
 
 
 def test_readings_pinned_at_a_windows_end_by_a_marble_just_past_it_are_not_a_flick():
@@ -110,7 +109,6 @@ def noisy_flick(seed, sigma_deg=1.3, a0=100.0, travel=30.0, stop_ms=1500, decel=
     (decelerating evenly), then rests; one sensor (3, at 105) sees it, a reading every 38 ms
     (26 a second: the focus) with sigma_deg of noise, as a faint reading in the far half of
     a window scatters under the physical model. Returns (landing time - stop time, angle)."""
-    import math
     import random
     rnd = random.Random(seed)
     tr, t = resting_tracker(a0)
@@ -124,11 +122,15 @@ def noisy_flick(seed, sigma_deg=1.3, a0=100.0, travel=30.0, stop_ms=1500, decel=
         u = min(ms, stop_ms) / stop_ms
         a = a0 + travel * (1 - (1 - u) ** 2)
         off = a - 105.0 + rnd.gauss(0, sigma_deg)
-        rng = int(round(2 * RING.radius * math.sin(math.radians(off) / 2) - RING.marble_r))
-        tr.feed(t0 + ms, 3, rng, hal.STATUS_VALID)
+        rng = int(round(lens_mm(off)))
+        # its signal rate follows the true distance (1/r^2: 1.2 MCPS at 110 mm) and
+        # scatters 1.3 % (docs/simulator.md)
+        r_true = lens_mm(a - 105.0)
+        sig = int(1.8e6 / (r_true * r_true) * (1 + rnd.gauss(0, 0.013)))
+        tr.feed(t0 + ms, 3, rng, hal.STATUS_VALID, sig)
         for i in range(RING.sensor_count):
             if i != 3 and ms % 76 == 0:
-                tr.feed(t0 + ms, i, hal.RANGE_NO_TARGET, hal.STATUS_SIGNAL_FAIL)
+                tr.feed(t0 + ms, i, hal.RANGE_NO_TARGET, hal.STATUS_SIGNAL_FAIL, 14)
         tr.tick(t0 + ms)
         for k, ev in events(tr):
             if k == T.EV_LANDED:

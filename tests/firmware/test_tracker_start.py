@@ -14,13 +14,20 @@ R = RING.radius
 MARBLE_R = RING.marble_r
 
 
+def lens_mm(d_deg):
+    """The range to a marble d_deg ahead of a sensor: from the lens in the outer wall
+    (ring.json mount), as ringfile's table reads it."""
+    sn = math.sin(math.radians(d_deg) / 2)
+    return math.sqrt((RING.lens_r - R) ** 2 + RING.lens_h ** 2 + 4 * RING.lens_r * R * sn * sn) - MARBLE_R
+
+
 def seen_by(angle_deg):
     """(sensor, range mm) for every sensor whose view window holds angle_deg."""
     out = []
     for i in range(RING.sensor_count):   # every sensor looks counter-clockwise here
         d = (angle_deg - RING.sensor_angle[i] / 100.0) % 360.0
         if RING.view_min[i] / 100.0 <= d <= RING.view_max[i] / 100.0:
-            out.append((i, int(round(2 * R * math.sin(math.radians(d) / 2) - MARBLE_R))))
+            out.append((i, int(round(lens_mm(d)))))
     return out
 
 

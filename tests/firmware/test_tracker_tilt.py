@@ -138,5 +138,7 @@ def test_level_ring_learns_it_is_level_and_answers_fast_again(calibrated):
     # have shown it level, no landing waits the long window (2 s) any more, and they come
     # within the level ring's half second (its p95 is 540-570 ms: one flick in twenty
     # takes longer, so the median of the last five)
-    assert max(lat[:2]) > 1500
+    # (the long window's landings come 1.4-1.7 s after the rest: its rest is counted from
+    # the first still window's start; the short window's within 0.8 s)
+    assert max(lat[:2]) > 1200
     assert max(lat[-5:]) < 1500 and sorted(lat[-5:])[2] <= 600, lat

@@ -28,3 +28,17 @@ def test_seed_lists_and_bad_ones():
     for bad in ("", "a", "5-1", "-2", "1-x"):
         with pytest.raises(ValueError, match="--seeds"):
             bench.parse_seeds(bad)
+
+
+def test_the_fixed_band_trade_counts_ambiguous_and_wrong_landings():
+    from ringside.ring import load_side
+    spaces = load_side("darts")
+    b0 = spaces.centre(spaces.start) + 9.0          # a boundary: spaces are 18 deg wide
+    landed = [(b0 - 0.3, b0 + 0.2),    # reported 0.3 short of it, truly across: wrong unless b >= 0.3
+              (b0 + 1.2, b0 + 1.0),    # right, 1.2 from the boundary: ambiguous once b > 1.2
+              (b0 - 5.0, b0 - 4.0)]    # right, far from every boundary
+    rows = {b: (amb, mis) for b, amb, mis in bench.fixed_band(landed, spaces)}
+    assert rows[0.0] == (0.0, 1)
+    assert rows[0.5] == (round(1 / 3, 4), 0)          # the first now names its neighbour
+    assert rows[1.5] == (round(2 / 3, 4), 0)
+    assert rows[3.0] == (round(2 / 3, 4), 0)

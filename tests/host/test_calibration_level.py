@@ -53,3 +53,40 @@ def test_a_sensor_stuck_from_the_start_is_left_uncalibrated_and_the_rest_are_fit
     assert 4 not in [f.sensor for f in res.fits]
     assert len(res.fits) >= 9
     assert any("sensor 4" in line and "uncalibrated" in line for line in said), said
+
+
+def test_two_placements_a_little_off_do_not_tilt_the_fit():
+    # Two placements 55 mm apart, one read 1.5 mm long and one 1.5 mm short (the marble's
+    # place across the groove): a free line would take a 5.5 % scale from them, 1.7 deg at
+    # the other end of the window. The slope is held near 1 (a VL53L0X's own scale error is
+    # under 1 %), and the offset takes the rest.
+    from ringside.calibration import _fit
+    a, b, res, free = _fit([(60.0, 60.0 + 5.0 + 1.5), (115.0, 115.0 + 5.0 - 1.5)])
+    assert abs(free - 1.0) > 0.05
+    assert abs(a - 1.0) < 0.01
+    assert abs(b - 5.0) < 1.0
+    # a sensor whose scale is truly 1 % off: held near 1, the fit still stays within a
+    # placement's own uncertainty across the whole window (20 to 140 mm)
+    pts = [(x, 1.01 * x + 3.0) for x in (30.0, 60.0, 90.0, 120.0)]
+    a, b, res, free = _fit(pts)
+    assert abs(free - 1.01) < 1e-9
+    for x in (20.0, 140.0):
+        assert abs(a * x + b - (1.01 * x + 3.0)) < 1.5
+
+
+def test_calibration_fits_the_marbles_own_range_that_the_board_sends():
+    # raw frames carry the reading with the empty ring's blend taken out (m), as the board
+    # uses it; calibration fits that, not the blended reading (r)
+    b = SimBoard(seed=2, sensor_model="physical")
+    b.place(90.0)
+    b.advance(1000)
+    t = SimTable(b)
+    t.send("raw", on=1)
+    b.lift()
+    b.advance(2000)             # the ring empty: the background learnt
+    b.place(72.0)
+    b.advance(2000)
+    raws = [f for _, k, f in t.frames if k == "raw" and f.get("st") == 0 and f["id"] == 1]
+    assert raws and all("m" in f for f in raws)
+    # at 27 deg into sensor 1's window the ring's faint light (144 mm) pulls a reading long
+    assert sum(f["r"] - f["m"] for f in raws) / len(raws) > 0.3

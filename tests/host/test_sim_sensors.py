@@ -517,3 +517,29 @@ def test_sweep_plot_writes_a_png(tmp_path):
     out = tmp_path / "sweep.png"
     bench.plot({"sweep": [row, glass], "flicks": 4, "seed": 1}, str(out))
     assert out.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n" and out.stat().st_size > 5000
+
+
+def test_the_signal_rate_scatters_like_a_count_never_a_fixed_value():
+    # The rate the device reports is counted from photons too: a marble at rest gives a
+    # rate that scatters by sqrt(1/N_s (1 + N_a/N_s) + 1 %^2) a reading, N_s the marble's
+    # counts in the integration. (A model whose rates never scatter would let the firmware
+    # lean on a precision no sensor has.)
+    arr = SensorArray(RING, params=quiet(), rng=5)
+    alone(arr, 1)
+    arr.set_lateral(0.0)
+    for d in (18.0, 40.0):
+        got = physical_readings(arr, 1, RING["sensors"][1]["angle_deg"] + d, 400)
+        sig = [g.signal_mcps for g in got]
+        m, sd = mean_sd(sig)
+        amb = got[0].ambient_mcps
+        n = m * arr.period_ms * arr.params.integration_frac * 1000.0
+        want = m * math.sqrt((1 + amb / m) / n + 0.01 ** 2)
+        assert 0.8 * want < sd < 1.2 * want, (d, m, sd, want)
+        assert sd > 0.009 * m
+    # the device's own part can be set (0: the photon count's scatter alone)
+    arr0 = SensorArray(RING, params=quiet(signal_noise_frac=0.0), rng=5)
+    alone(arr0, 1)
+    arr0.set_lateral(0.0)
+    sig0 = [g.signal_mcps for g in physical_readings(arr0, 1, RING["sensors"][1]["angle_deg"] + 18.0, 400)]
+    m0, sd0 = mean_sd(sig0)
+    assert sd0 < 0.5 * 0.01 * m0

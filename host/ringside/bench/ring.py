@@ -462,7 +462,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
 FIXED_BANDS = (0.0, 0.25, 0.5, 0.75, 1.0, 1.25, 1.5, 2.0, 2.5, 3.0)
 
 
-def fixed_band(landed: list, spaces) -> list:
+def fixed_band(landed: list, spaces: Any) -> list:
     """What these landings would give with a fixed ambiguity band instead of the board's own:
     for each band b (degrees), [b, ambiguous rate, misreports]. A landing within b of a
     boundary names the neighbour too (right if either is the true space); outside every band
