@@ -323,7 +323,7 @@ class Controller:
         e.int(_W_ID, i)
         e.int(_W_R, self.ranges[i])
         e.int(_W_ST, self.statuses[i])
-        m = self.tracker.own_mm[i]
+        m = self.tracker.own       # (of this reading: the controller sends it just after feed)
         if m >= 0:
             e.int(_W_M, m)   # the marble's own range, its blend with the background taken out
         self._send()

@@ -619,9 +619,9 @@ def readme_blocks(ring: dict) -> dict[str, str]:
             f"| whole view window seen within | {g['spread_deg']:.1f}\u00b0 of directions "
             f"(cone: {float(s0.get('fov_deg', 25)):g}\u00b0) |",
             f"| range to the marble at the near edge ({float(s0['view_deg'][0]):g}\u00b0 ahead) | "
-            f"{g['near_mm']:.0f} mm (firmware chord model: {g['near_chord_mm']:.0f} mm) |",
+            f"{g['near_mm']:.0f} mm (the chord from the centre line: {g['near_chord_mm']:.0f} mm) |",
             f"| range to the marble at the far edge ({float(s0['view_deg'][1]):g}\u00b0 ahead) | "
-            f"{g['far_mm']:.0f} mm (firmware chord model: {g['far_chord_mm']:.0f} mm) |",
+            f"{g['far_mm']:.0f} mm (the chord from the centre line: {g['far_chord_mm']:.0f} mm) |",
             f"| closest approach of the far sight line to the ring's centre | {g['sight_rmin_mm']:.0f} mm "
             f"(inner wall at {float(t['radius_mm']) - float(t['width_mm']) / 2:g} mm) |",
             f"| half-height of the sensor's cone at the far edge | {g['cone_halfwidth_far_mm']:.0f} mm |"]

@@ -200,7 +200,7 @@ def test_a_background_too_faint_to_range_is_taken_out_at_the_designs_distance():
     blended = (s_m * r_m + DIM * RING.bg_mm) // s
     assert blended >= r_m + 2
     tr.feed(t, i, blended, hal.STATUS_VALID, s)
-    assert abs(tr.own_mm[i] - r_m) <= 1               # the marble's own range
+    assert abs(tr.own - r_m) <= 1               # the marble's own range
     # a ring.json that does not give the distance leaves the reading as it is
     ring2 = geometry.loads((Path(__file__).resolve().parents[2] / "hardware" / "ring.json")
                            .read_bytes().replace(b'"background_mm": 144', b'"background_mm": 0'))
@@ -208,4 +208,4 @@ def test_a_background_too_faint_to_range_is_taken_out_at_the_designs_distance():
     tr2.begin(0)
     t2 = run(tr2, empty_ring(tr2, rnd), 1000, rnd)
     tr2.feed(t2, i, blended, hal.STATUS_VALID, s)
-    assert tr2.own_mm[i] == blended
+    assert tr2.own == blended

@@ -543,3 +543,14 @@ def test_the_signal_rate_scatters_like_a_count_never_a_fixed_value():
     sig0 = [g.signal_mcps for g in physical_readings(arr0, 1, RING["sensors"][1]["angle_deg"] + 18.0, 400)]
     m0, sd0 = mean_sd(sig0)
     assert sd0 < 0.5 * 0.01 * m0
+
+
+def test_ring_json_background_distance_is_the_models():
+    # ring.json mount.background_mm is what the firmware takes out of a reading where a cone's
+    # own background is too faint to range: it must be what the design's cones see
+    arr = SensorArray(RING, rng=1)
+    want = RING["mount"]["background_mm"]
+    for i in range(arr.count):
+        bg = arr.background(i)
+        assert bg["signal_mcps"] < arr.params.signal_limit_mcps      # it never ranges alone
+        assert abs(bg["range_mm"] - want) < 5.0, (i, bg["range_mm"], want)

@@ -292,7 +292,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         b.advance(1000)
         print("calibrating the simulated board (seed %d): the simulator sets the marble down itself" % args.seed)
         res = calibrate(SimTable(b), b.ring_dict, side=args.side, spaces=args.spaces, log=print,
-                        passes=args.passes)
+                        passes=getattr(args, "passes", 1))
         saved = b.saved_ring
         truth = {i: (b.model.bias_mm[i], 1 / b.model.scale[i]) for i in range(b.model.count)}
     else:
@@ -302,7 +302,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print("calibrating the board on %s: set the marble on each space when asked" % args.port)
         try:
             res = calibrate(table, ring_d, side=args.side, spaces=args.spaces, log=print,
-                            passes=args.passes)
+                            passes=getattr(args, "passes", 1))
             # the board has no calendar: this computer keeps the date, for the lobby's health
             from ringside import calibration_record
             calibration_record.record(table.link.board_uid, len(res.fits), res.rolled)
