@@ -409,6 +409,17 @@ class Tracker:
         if ang < 0:
             if status == hal.STATUS_MIN_RANGE_FAIL and sig >= _NEAR_SIG and self.state != _NONE:
                 self._near(now, i)
+            elif valid and self.state == _REST and sig >= 4 * self.bg_sig[i] > 0 \
+                    and rng <= self.ring.range_max + 25:
+                # A bright reading just past the far end of a window whose last degrees
+                # hold the rest point: the marble, read a little long (its blend taken out,
+                # a faint one at 45 deg reads 2-3 mm past the window), not gone. (With the
+                # only other sensor flagged noisy, such readings left the rest unseen and an
+                # armed rest became a phantom flick into the blind arc: noisy:2 idle, 419 s.)
+                r = self.ring
+                off = ((wrap(self.rest) - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
+                if r.view_max[i] - 300 <= off <= r.view_max[i] + 300:
+                    self.t_seen = now
             return
         st = self.state
         # the reading's brightness, signal x range^2 (a marble returns about the same from
