@@ -1468,7 +1468,7 @@ class Tracker:
             # the marble's place across the groove leave in this landing (cal_sigma: about
             # 0.4 deg under the physical model, which no number of readings averages away).
             # Both set the band (stop 28: with the rest point's alone, 14 landings in 10,000
-            # were wrong and not flagged; with both, 1 in 8,000) and the confidence.
+            # were wrong and not flagged; with both, 1 in 10,000) and the confidence.
             cs = self.ring.cal_sigma
             if cs > 0:
                 u = isqrt(u * u + cs * cs)
