@@ -22,6 +22,18 @@ def tadd(a, d):
     return (a + d) & TICKS_MASK
 
 
+def isqrt(v):
+    """Integer square root of a non-negative int (Newton; no floats)."""
+    if v <= 0:
+        return 0
+    x = v
+    y = (x + 1) >> 1
+    while y < x:
+        x = y
+        y = (x + v // x) >> 1
+    return x
+
+
 def filled(tc, n, v=0):
     """array(tc) of n items equal to v, allocated once. array(tc, [v] * n) builds an n-item
     list first: garbage the boot's heap must hold until the next collection. bytes(n) (byte

@@ -12,7 +12,7 @@ build identical tables.
 import binascii
 
 from ringfw import power
-from ringfw.compat import filled
+from ringfw.compat import filled, isqrt
 from ringfw.geometry import FULL_TURN, Ring, RingError, Side, wrap
 from ringfw.wire import _tok_byte
 
@@ -246,18 +246,6 @@ def ring_from(d, digest=0):
     return r
 
 
-def _isqrt(v):
-    """Integer square root (boot only)."""
-    if v <= 0:
-        return 0
-    x = v
-    y = (x + 1) >> 1
-    while y < x:
-        x = y
-        y = (x + v // x) >> 1
-    return x
-
-
 def _range_table(r):
     # offset_table[mm] = angular offset (cd) along the track of a marble whose near surface
     # is mm from the lens. The lens sits lens_r from the ring's centre and lens_h above the
@@ -269,13 +257,13 @@ def _range_table(r):
     c0 = (r.lens_r - r.radius) ** 2 + r.lens_h * r.lens_h
     lr = r.lens_r * r.radius
     s = sin_q14(max(r.view_max) // 2 + 300)
-    rmax = _isqrt(c0 + ((4 * lr * s * s) >> 28)) - r.marble_r + 2
+    rmax = isqrt(c0 + ((4 * lr * s * s) >> 28)) - r.marble_r + 2
     r.range_max = rmax
     tab = filled("H", rmax + 2)             # offsets stay below 18000 cd
     for mm in range(rmax + 2):
         dd = mm + r.marble_r
         # 16384 sin(offset / 2) = sqrt((D^2 - c0) 2^28 / (4 lens_r R))
-        tab[mm] = 2 * asin_cd(_isqrt(((dd * dd - c0) << 26) // lr))
+        tab[mm] = 2 * asin_cd(isqrt(((dd * dd - c0) << 26) // lr))
     r.offset_table = tab
 
 

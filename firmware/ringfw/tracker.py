@@ -14,7 +14,7 @@ Everything is integer and preallocated: feed() allocates nothing.
 Events are queued in fixed slots (kind + 6 ints) for the controller to send.
 """
 
-from ringfw.compat import const, filled, tadd, tdiff
+from ringfw.compat import const, filled, isqrt, tadd, tdiff
 from ringfw import hal
 from ringfw.geometry import FULL_TURN, HALF_TURN, sdiff, wrap
 # tdiff written out in the hot loops (a call per reading costs more than the arithmetic)
@@ -136,18 +136,6 @@ _LEFT_N = const(3)         # readings in a row without the marble: a sensor no l
 _W_ONE = const(64)         # a rest-point weight: a reading of reading_sigma (see _weight)
 _NOISE_V = const(1000)     # cd/s: a track slower than this is as good as a rest point to
                            # measure a sensor's scatter against
-
-
-def isqrt(v):
-    """Integer square root of a small non-negative int (Newton; no floats)."""
-    if v <= 0:
-        return 0
-    x = v
-    y = (x + 1) >> 1
-    while y < x:
-        x = y
-        y = (x + v // x) >> 1
-    return x
 
 
 _PHI_PCT = (50, 60, 69, 77, 84, 89, 93, 96, 98, 99, 99, 99)
