@@ -54,7 +54,7 @@ _SETTLING = const(3)  # reacquired after a loss, not yet still
 
 _EVQ = const(8)
 _SG_SHIFT = const(5)    # a signal rate moved when it changed by over 1/32 of itself (+2)
-_SG_WAIT = const(6)     # ... and a rest waits for a 1/_SG_WAIT of a still window after it
+_SG_WAIT = const(6)     # ... and a rest waits 1/_SG_WAIT of the short still window after it
 _SG_LEAST = const(4)    # ... and holds this many readings since (three of one faint sensor: a lottery)
 _WIN = const(256)      # still-window ring buffer (power of two)
 _WMASK = const(255)
