@@ -156,24 +156,27 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
     for sid, angle in targets:
         board.place(angle, sid)
         board.advance(settle_ms)
-        start = len(board.frames)
-        board.advance(collect_ms)
-        got: dict[int, list] = {}
-        moved = False
-        for _, kind, f in board.frames[start:]:
-            if kind == "raw" and f.get("st") == 0:
-                # the marble's own range where the board gives it (its blend with the empty
-                # ring taken out, as the board does before it turns a range into an angle:
-                # the blend put 1-3 mm on a reading, more towards a window's far end)
-                got.setdefault(f["id"], []).append(f.get("m", f["r"]))
-            elif kind in ("moving", "lost", "off_ring"):
-                moved = True
-        spread = max((max(v) - min(v) for v in got.values() if len(v) > 4), default=0)
+        got, moved = _collect(board, collect_ms)
         # not the sensors whose window ends just short of the marble: one past its window's
         # end sees a sliver of it, whose blend with the ring says nothing of where the marble
         # is (a sensor 5 deg past its window's end read 133 then 145 mm of a marble at rest:
         # the physical model, seed 1, space 20 skipped as "rolled away" on a level ring)
-        if moved or _drifting({i: v for i, v in got.items() if not _just_past(sensors[i], angle)}):
+        def drifting(g, angle=angle):
+            return _drifting({i: v for i, v in g.items() if not _just_past(sensors[i], angle)})
+        if not moved and drifting(got):
+            # Look again before calling the ring tilted: a trend of 4 standard errors in
+            # one sensor's readings happens by chance now and then over a calibration's 20
+            # placements (physical model, seed 5, space 10: 92 then 87 mm of a marble
+            # that never moved), and chance does not repeat; a creeping marble goes on
+            # creeping, in the second look and across both.
+            again, moved = _collect(board, collect_ms)
+            both = {i: got.get(i, []) + again.get(i, []) for i in set(got) | set(again)}
+            if moved or drifting(again) or drifting(both):
+                moved = True
+            else:
+                got = again
+        spread = max((max(v) - min(v) for v in got.values() if len(v) > 4), default=0)
+        if moved:
             result.rolled += 1
             result.skipped.append((sid, "the marble did not stay (is the ring level?)"))
             log("  %s: the marble rolled away - is the ring level? skipped" % sid)
@@ -209,6 +212,24 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
         raise CalibrationError("no sensor could be calibrated: is the marble on the ring and are the sensors wired?")
     board.send("calsave")
     return result
+
+
+def _collect(board: Any, collect_ms: int) -> tuple[dict, bool]:
+    """The marble's raw readings over collect_ms, {sensor: [mm, ...]}, and whether the board
+    said it moved."""
+    start = len(board.frames)
+    board.advance(collect_ms)
+    got: dict[int, list] = {}
+    moved = False
+    for _, kind, f in board.frames[start:]:
+        if kind == "raw" and f.get("st") == 0:
+            # the marble's own range where the board gives it (its blend with the empty
+            # ring taken out, as the board does before it turns a range into an angle:
+            # the blend put 1-3 mm on a reading, more towards a window's far end)
+            got.setdefault(f["id"], []).append(f.get("m", f["r"]))
+        elif kind in ("moving", "lost", "off_ring"):
+            moved = True
+    return got, moved
 
 
 def _robust_mean(vals):
