@@ -42,3 +42,14 @@ def test_the_fixed_band_trade_counts_ambiguous_and_wrong_landings():
     assert rows[0.5] == (round(1 / 3, 4), 0)          # the first now names its neighbour
     assert rows[1.5] == (round(2 / 3, 4), 0)
     assert rows[3.0] == (round(2 / 3, 4), 0)
+
+
+def test_a_run_names_its_slowest_landings():
+    got = bench.run(flicks=4, seed=2, calibrate_first=False)
+    slow = got["slowest_landings"]
+    assert 1 <= len(slow) <= bench.SLOWEST
+    lat = [s["latency_ms"] for s in slow]
+    assert lat == sorted(lat, reverse=True) and lat[0] == got["latency_ms_max"]
+    for s in slow:
+        assert 0 <= s["flick"] < 4 and s["landed_at_ms"] - s["rest_at_ms"] <= s["latency_ms"]
+        assert 0 <= s["true_angle"] < 360

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 OFF_RING_SHARE = 0.03
 # --faults random: a new single fault (the last one repaired) every RANDOM_EVERY flicks
 RANDOM_EVERY = (150, 250)
+SLOWEST = 12                # the slowest landings a run names (flick, latency, where)
 # what the firmware says about a sensor's health on the link
 FAULT_FRAMES = ("sensor_fault", "sensor_ok", "degraded")
 _SEG_KEYS = ("flicks", "correct", "misreported", "false_off_ring", "no_verdict",
@@ -297,6 +298,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     travel_err = []
     angle_err = []
     latency = []
+    slow = []               # (latency, flick, true angle, sim ms of rest and of landing)
     misreports = []
     turning_points = []     # diagnostics: landings the marble moved on from
     no_verdicts = []
@@ -378,6 +380,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                 if emitted_at < rest_t:
                     stats["early_landings"] += 1
                 latency.append(max(0, emitted_at - rest_t))
+                slow.append((latency[-1], k, round(board.marble.position_deg, 2), rest_t, emitted_at))
         if saver:
             saver.flick_end(k, frame, rest_t, was_resting, at_emit, direction, 30000)
         # the next flick starts from where the marble is; off the ring it goes back to the start
@@ -428,6 +431,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         "no_verdict_flicks": no_verdicts[:20],
         "false_off_ring_flicks": false_offs[:20],
         "latency_ms_max": max(latency) if latency else None,
+        "slowest_landings": [{"flick": k, "latency_ms": ms, "true_angle": a, "rest_at_ms": r, "landed_at_ms": e}
+                             for ms, k, a, r, e in sorted(slow, reverse=True)[:SLOWEST]],
     }
     out["speedup"] = round(out["sim_seconds"] / out["wall_seconds"], 1) if out["wall_seconds"] else None
     out["bus"] = board.bus
