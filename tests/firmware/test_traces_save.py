@@ -85,3 +85,21 @@ def test_saving_traces_under_a_fault_changes_nothing(tmp_path):
     assert [t["flick"] for t in res["saved_traces"]][-1:] == [14]
     assert {k: res[k] for k in _KEYS} == {k: plain[k] for k in _KEYS}
     assert res["firmware_bus"] == plain["firmware_bus"]
+
+
+def test_wrong_answers_are_saved_apart_from_lesser_cases_and_asked_flicks_always(tmp_path):
+    # a dead-sensor run's first 20 travel errors once filled the limit and left its one
+    # misreport (flick 875) unsaved
+    from ringside.sim.board import SimBoard
+    saver = traces.BenchSaver(SimBoard(seed=1), tmp_path, source={}, side="darts", spaces=None,
+                              limit=2, save_flicks=(9,))
+    whys = ["travel_error", "travel_error", "travel_error", "misreport", "false_off_ring",
+            "no_verdict", "turning_point", "missed_off_ring", None, "travel_error"]
+    saved = []
+    saver._why = lambda k, *a: whys[k]
+    saver._save = lambda k, frame, rest_t, why, *a: saved.append((k, why))
+    for k in range(len(whys)):
+        saver.flick_end(k, None, None, True, None, 1, 30000)
+    assert saved == [(0, "travel_error"), (1, "travel_error"), (3, "misreport"),
+                     (4, "false_off_ring"), (9, "travel_error")]
+    assert saver.skipped == 4

@@ -208,9 +208,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--plot", help="draw the sweep as a PNG to this file")
     r.add_argument("--progress", action="store_true")
     r.add_argument("--save-traces", metavar="DIR",
-                   help="save the worst flicks (misreports, no verdicts, false or missed off-ring, "
-                        "landings the marble moved on from, large travel errors) as traces in DIR "
-                        "(docs/traces.md)")
+                   help="save the worst flicks as traces in DIR (docs/traces.md): up to 20 wrong "
+                        "answers (misreports, no verdicts, false or missed off-ring) and up to 20 "
+                        "lesser cases (landings the marble moved on from, large travel errors)")
     r.add_argument("--save-flick", type=int, action="append", metavar="K",
                    help="with --save-traces: also save flick K (0-based), right or wrong")
     r.add_argument("--json", action="store_true")

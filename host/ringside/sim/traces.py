@@ -44,6 +44,8 @@ VERDICTS = ("landed", "off_ring", "none")
 STATUSES = ("ok", "open")
 TRAVEL_TOL_DEG = 3.0        # the bench's travel-error target (p95 <= 3 deg)
 SAVE_TRAVEL_DEG = 5.0       # a bench flick this far off in travel is saved as a trace
+# the wrong answers a bench run saves first (up to its limit, apart from the lesser cases)
+GRAVE = ("misreport", "false_off_ring", "missed_off_ring", "no_verdict")
 _MARKS = 4096               # output marks per replay (fw_replay.MARKS)
 # the whole corpus in one VM run stays within this much wasmtime fuel (about 20 s of CPU
 # here: 1 fuel is about 0.65 ns; tests/firmware/test_traces_vm.py). Raised from 2e10 in
@@ -585,6 +587,8 @@ class BenchSaver:
         self.tail_ms = tail_ms
         self.saved: list[dict] = []
         self.skipped = 0
+        self.n_grave = 0                     # wrong answers saved (GRAVE), up to limit
+        self.n_minor = 0                     # the rest (travel errors, ...), up to limit too
         board.recording = []
         board._rec_step = None
         self.hist: list[dict] = []           # the last 3 flicks: snapshot, arm time, feed indices
@@ -609,8 +613,17 @@ class BenchSaver:
     def flick_end(self, k: int, frame: tuple | None, rest_t: int | None, was_resting: bool,
                   at_emit: float | None, flick_dir: int, timeout_ms: int) -> None:
         why = self._why(k, frame, was_resting, at_emit)
-        if why and len(self.saved) < self.limit:
+        # a run's wrong answers are kept apart from its lesser cases: twenty travel errors
+        # early in a dead-sensor run once left its one misreport (flick 875) unsaved; and a
+        # flick asked for by number is always saved
+        grave = why in GRAVE
+        room = self.n_grave < self.limit if grave else self.n_minor < self.limit
+        if why and (room or k in self.save_flicks):
             self._save(k, frame, rest_t, why, flick_dir, timeout_ms)
+            if grave:
+                self.n_grave += 1
+            else:
+                self.n_minor += 1
         elif why:
             self.skipped += 1
         self.i_rest = len(self.b.recording)
