@@ -292,6 +292,11 @@ class Tracker:
         self.miss_t = now
         self.miss_x0 = 0
         self.miss_t0 = now
+        self.mb_n = 0          # the chain that a disagreeing reading displaced (_miss)
+        self.mb_x = 0
+        self.mb_t = now
+        self.mb_x0 = 0
+        self.mb_t0 = now
         self.sm = 0
         self.seen = 0
         self.ext_t = now
@@ -696,6 +701,7 @@ class Tracker:
                     self.t = self.miss_t
                     self.t_seen = self.miss_t
                     self.miss_n = 0
+                    self.mb_n = 0
                     return
             if gap > _LOST_MS:
                 # gone while rolling: off the ring if it was flicked, or if the host had
@@ -1011,9 +1017,24 @@ class Tracker:
             x = wrap(self.pos)
             reach = _NEAR_CD     # (the track lags a marble rolling in)
         off = ((x - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
+        a = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (r.view_min[i] // 2))
         if off < r.view_min[i] + reach or off > FULL_TURN - 300:
             self.t_seen = now
-        elif self.state != _REST:
+        elif self.state == _REST:
+            # Away from the rest point, the way a fresh chain of another sensor's readings
+            # leaves it: the marble rolled in front of this sensor, a second witness to
+            # that chain (never a chain's first reading: a bright return alone may be a
+            # hand). A marble flicked 40 deg past noisy sensor 2's view was read only by
+            # that sensor's scattered ranges, then only by sensor 3's minimum range: a
+            # chain of one sensor not known to be quiet never started a flick, and the
+            # rest unseen for 500 ms became off_ring (noisy:2, seed 3, flick 25).
+            d = sdiff(a, wrap(self.rest))
+            if (self.dev_n and self.dev_i != i and tdiff(now, self.dev_t) < _CHAIN_MS
+                    and (d > 0) == (self.dev > 0)):
+                self.dev_m |= 1 << i
+                if self.dev_n >= 3:
+                    self._start_moving(now, self.dev)
+        else:
             # Far from the track: the marble in front of this sensor, half its blind start
             # on, joins the chain of readings off the track's gate (_miss) like a reading
             # there. A marble flicked from a slow track was seen once by sensor 8 at 303
@@ -1022,7 +1043,6 @@ class Tracker:
             # the ring (stuck:9, seed 3, flick 526).
             dt = tdiff(now, self.t)
             pred = self.pos + self.vel * (dt if dt < 150 else 150) // 1000
-            a = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (r.view_min[i] // 2))
             self._miss(now, pred + sdiff(a, wrap(pred)))
 
     def _miss(self, now, x):
@@ -1033,9 +1053,29 @@ class Tracker:
         if self.miss_n and -near < x - self.miss_x < near and gap < _CHAIN_MS:
             self.miss_n += 1
         else:
-            self.miss_n = 1
-            self.miss_x0 = x
-            self.miss_t0 = now
+            # One stray reading between two of the marble's must not cost the chain: the
+            # chain it displaces is kept, and a reading that agrees with that one takes it
+            # back (a marble flicked past a misaimed sensor's blind arc was read at 84 deg,
+            # then a stray at 311 deg, then at 76 deg: three chains of one, and off_ring
+            # 8 ms later; misaimed:2, seed 3, flick 122).
+            gap = tdiff(now, self.mb_t)
+            near = 300 + gap * 60
+            if self.mb_n and -near < x - self.mb_x < near and gap < _CHAIN_MS:
+                n = self.mb_n + 1
+                x0 = self.mb_x0
+                t0 = self.mb_t0
+            else:
+                n = 1
+                x0 = x
+                t0 = now
+            self.mb_n = self.miss_n
+            self.mb_x = self.miss_x
+            self.mb_t = self.miss_t
+            self.mb_x0 = self.miss_x0
+            self.mb_t0 = self.miss_t0
+            self.miss_n = n
+            self.miss_x0 = x0
+            self.miss_t0 = t0
         self.miss_x = x
         self.miss_t = now
 
@@ -1095,6 +1135,7 @@ class Tracker:
             pred = x
             r = 0
         self.miss_n = 0
+        self.mb_n = 0
         if self.nonsense[i]:
             self.nonsense[i] -= 1
         x = pred + r

@@ -490,4 +490,3 @@ def test_a_dim_stray_just_before_a_flick_does_not_send_a_marble_gone_unseen_the_
     landed = [e for k, e in evs if k == T.EV_LANDED]
     assert landed and landed[-1][5] & T.LF_BLIND, evs
     assert tr.side.space_at(22500) in landed[-1][:2], evs
-

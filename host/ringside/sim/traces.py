@@ -679,7 +679,10 @@ class BenchSaver:
         if off:
             return "missed_off_ring"
         true_sp = self.spaces.space_at(m.position_deg)
-        if true_sp not in (str(f["sp"]), str(f.get("alt"))):
+        # as the bench scores it: a blind landing is right when the true space is among the
+        # candidates it names
+        cands = str(f.get("cands", "")).split(",") if f.get("blind") else []
+        if true_sp not in (str(f["sp"]), str(f.get("alt"))) and true_sp not in cands:
             return "misreport"
         if not was_resting and at_emit is not None and abs(m.angle_deg - at_emit) > 0.5:
             return "turning_point"
