@@ -35,6 +35,7 @@ except AttributeError:  # CPython (tests)
         time.sleep(ms / 1000)
 _BLINK_S = 0.5       # half period of the fault blink
 _START_ONLY = ("ringfw.start",)   # boot-only: unloaded once the board is built
+_TRACKER_SETUP = ("ringfw.tracker_setup",)   # boot-only: unloaded once the tracker is built
 # The rescue window: this long before anything starts, BOOTSEL, the jumper and Ctrl-C are
 # watched. BOOTSEL held *at power-up* starts the ROM's USB drive instead (the bootrom reads
 # it first), so it is pressed just after plugging in: the window gives a person the time.
@@ -94,7 +95,8 @@ def main(path="ring.json", steps=-1, serial=None, fault_rounds=-1, rescue_ms=RES
     # Order matters for the heap's peak (docs/board.md): the board module before ring.json
     # is read (reading it leaves holes in the heap), the board built and the Adafruit
     # driver dropped with the set-up code, and the start-up code (ringfw.start) dropped,
-    # before the controller's modules are imported.
+    # before the controller's modules are imported; the tracker is built before them too, and
+    # its set-up code (ringfw.tracker_setup) dropped at once.
     from ringfw import board_rp2040 as board
     try:
         return _run(board, path, steps, serial, fault_rounds, rescue_ms)
@@ -118,8 +120,13 @@ def _run(board, path, steps, serial, fault_rounds, rescue_ms):
     got = None
     try:
         from ringfw.compat import tdiff
+        from ringfw import tracker
+        trk = tracker.Tracker(ring)
+        tracker = None
+        board.drop_modules(_TRACKER_SETUP)    # the tracker's set-up: its RAM back
         from ringfw.controller import Controller
-        ctl = Controller(ring, clock, sensors, pixels, serial, watchdog, board.Storage(path))
+        ctl = Controller(ring, clock, sensors, pixels, serial, watchdog, board.Storage(path), trk)
+        trk = None
         if sensors.start():
             print("ringside: sensors polled on core 1")
     except KeyboardInterrupt:  # Ctrl-C while starting: leave a usable REPL

@@ -141,8 +141,11 @@ _W_M = const(91)
 
 
 class Controller:
-    def __init__(self, ring, clock, sensors, pixels, serial, watchdog, storage=None):
-        self.tracker = T.Tracker(ring)
+    def __init__(self, ring, clock, sensors, pixels, serial, watchdog, storage=None,
+                 tracker=None):
+        # the board builds the tracker first, before the controller's modules are loaded
+        # (ringfw.boot._run); everyone else lets the controller build its own
+        self.tracker = T.Tracker(ring) if tracker is None else tracker
         self.ring = ring
         self.clock = clock
         self.sensors = sensors

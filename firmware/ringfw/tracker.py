@@ -14,7 +14,7 @@ Everything is integer and preallocated: feed() allocates nothing.
 Events are queued in fixed slots (kind + 6 ints) for the controller to send.
 """
 
-from ringfw.compat import const, filled, isqrt, tadd, tdiff
+from ringfw.compat import const, isqrt, tadd, tdiff
 from ringfw import hal
 from ringfw.geometry import FULL_TURN, HALF_TURN, sdiff, wrap
 # tdiff written out in the hot loops (a call per reading costs more than the arithmetic)
@@ -143,113 +143,8 @@ _PHI_PCT = (50, 60, 69, 77, 84, 89, 93, 96, 98, 99, 99, 99)
 
 class Tracker:
     def __init__(self, ring):
-        # still window: reading times, the low 16 bits (ages stay far below 65 s: the
-        # window restarts with every track, whose readings are at most _BLIND_MS apart)
-        self.wt = filled("H", _WIN)
-        self.wx = filled("i", _WIN)               # ... and unwrapped angles
-        self.ww = bytearray(_WIN)                 # ... and weights, 1/sigma^2 (_weight)
-        self.ring = ring
-        self.side = ring.sides[0]
-        n = ring.sensor_count
-        self.n = n
-        self.last_seen = filled("i", n)           # time of last reading (any) per sensor
-        self.faulty = bytearray(n)
-        self.why = bytearray(n)                   # the FAULT_* that made it faulty
-        self.mute = bytearray(n)                  # its last try got no answer (not yet a fault)
-        self.nonsense = filled("i", n)            # count of readings contradicting the track
-        self.last_r = filled("i", n, -1)          # the last valid range, and how often in a row
-        self.same_n = bytearray(n)
-        self.miss = bytearray(n)                  # readings in a row that saw no marble
-        self.fol_n = bytearray(n)                 # faulty: readings that agreed with the track,
-        self.fol_ref = filled("i", n)             # ... where the track was at the first of them
-        self.fol_lo = filled("i", n)              # ... and the span of track they followed
-        self.fol_hi = filled("i", n)
-        self.nz = filled("i", n, _NZ0)            # noise score of readings of a resting marble
-        self.nz_n = bytearray(n)
-        self.nf = filled("i", n)                  # share of them off the rest band, /256
-        self.nf_q = filled("H", n)                # ... as it was at its last reading in the band
-        self.nz_m = filled("i", n)                # the sensor's own mean offset from the rest
-        self.nz_rest = filled("i", n, -1)         # the rest point that mean belongs to
-        self.nz_k = bytearray(n)                  # readings of it taken at that rest point
-        self.dev_m = 0                            # sensors in the chain of readings off the rest
-        self.degraded = False
-        self.revise = -1                          # space of a landing the marble may move on from
-        self.rev_a = 0
-        self.rev_trv = 0
-        self.redo = False                         # moving on from it: the next landing corrects
-        self.rd_a = -1                            # the last reading the moving track took
-        self.arc_lo = -1                          # _blind_arc's answer
-        self.acq_i = -1                           # the one sensor the marble was found by
-        self.blind_a = -1                         # where it landed blind (until found again)
-        self.bl_dir = 0                           # ... which way the flick took it out of the
-        self.bl_a = -1                            # ... arc (two readings leaving it: the first,
-        self.bl_t = 0                             # ... and when)
-        self.bw_from = -1                         # found after leaving a blind arc unseen: where
-        self.bw_a = 0                             # ... it landed blind, where it was found; its
-                                                  # ... way is the track's once it moved _BW_D
-        self.bx_a = 0                             # the last reading far from a blind arc the
-        self.bx_t = -1                            # ... marble is in, and when
-        self.arc_hi = -1
-        self.rk = -1                              # the last reading's signal x range^2 (scaled)
-        self.rsig = 0                             # the last reading's sigma (cd), from its signal
-        self.sg_in = -1                           # the last reading's signal rate (9.7 MCPS)
-        self.sb_out = 0                           # ... the background's part taken out of it
-        self.own = -1                             # the last valid reading with its blend
-                                                  # ... taken out (_unblend), raw mm
-        self.sg_ref = filled("H", n)              # each sensor's signal since it last moved
-        self.sg_cut = 0                           # when a tracked sensor's signal last moved
-        self.empty = False                        # the marble is known to be off the ring
-        self.bg_n = filled("H", n)                # background readings learned
-        self.bg_r16 = filled("i", n)              # its range (valid readings), mm * 16
-        self.bg_valid = bytearray(n)              # share of its readings that were valid, /255
-        # ... and the share of its returns in its window, far from rests (_KV_RANGE: its
-        # background returned a range when first learned, and it is not watched)
-        self.kv = bytearray(n)
-        self.bg_sig = filled("i", n)              # its signal rate, 9.7 MCPS (as 0x1A)
-        self.bg_vsig = filled("i", n)             # ... that of its valid readings alone
-        self.nb_n = bytearray(n)                  # readings of a return the background lacks
-        self.nb_r = filled("i", n)                # ... (_changed): how many, its range, the
-        self.nb_rest = filled("i", n)             # ... rest point at the first of them, and
-        self.nb_two = bytearray(n)                # ... whether the marble rested elsewhere since
-        self.relearned = 0                        # backgrounds learned again (_changed)
-        self.knocked = bytearray(n)               # ... and so knocked off its aim
-        self.cover = bytearray(360)               # healthy sensors covering each degree
-        self.solo = bytearray(360)                # 1 + the sensor that alone sees a degree
-        self.blind = 0
-        self.wi = 0
-        self.wn = 0
-        self.wm = 0                               # the last still window's mean and trend
-        self.wtr = 0
-        self.evk = bytearray(_EVQ)
-        self.eva = filled("i", _EVQ * 6)
-        self.evr = 0
-        self.evw = 0
-        self.dropped_events = 0
-        self.tilted = False
-        self.quiet = False
-        self.next_tick = 0
-        self.tick_t = 0
-        self.armed = False
-        self.low = 0
-        self.roll_n = 0
-        self.roll_lo = 0
-        self.roll_hi = 0
-        self.roll_first = 0
-        # Where rests have held (folded mod 180 deg: on a tilted ring the friction bands
-        # round the low and the high point are the same arc, 180 deg apart), and whether
-        # they are spread so wide that the ring cannot be tilted enough to swing.
-        self.level = False
-        self.stab_n = 0
-        self.stab_ref = 0
-        self.stab_lo = 0
-        self.stab_hi = 0
-        self.pend = False
-        self.pend_x = 0
-        self.pend_t = 0
-        self.still_w = 0                          # the length of the first still window
-        self.margin = ring.margin
-        self.reset(0)
-        self._recompute_cover()
+        from ringfw import tracker_setup     # boot-only: the board unloads it once this is built
+        tracker_setup.tracker(self, ring)
 
     # ----- public -----
     def reset(self, now):

@@ -178,6 +178,12 @@ def test_ctrl_c_in_the_rescue_window_gives_safe_mode(rig, tmp_path, capsys, monk
 def test_without_a_rescue_the_app_starts_after_the_window(rig, tmp_path, capsys):
     res, out = _run(rig, tmp_path, steps=20)
     assert res is not None and b"hello" in out
+    # the tracker was built before the controller's modules and its set-up code dropped
+    # (boot._TRACKER_SETUP), as the start-up code (boot._START_ONLY) was
+    import ringfw
+    assert "ringfw.tracker_setup" not in sys.modules and not hasattr(ringfw, "tracker_setup")
+    assert "ringfw.start" not in sys.modules
+    assert res.tracker.n == 12 and len(res.tracker.wt) == 256
     assert "SAFE MODE" not in capsys.readouterr().out
     assert rig.rp2.reads >= rig.boot.RESCUE_MS // 10    # BOOTSEL watched the whole window
     assert len(rig.wdts) == 1 and rig.wdts[0].feeds == 20

@@ -203,15 +203,31 @@ board.drop_modules(board._INIT_ONLY)   # RangeSensors.drop_init_code
 start = None
 board.drop_modules(boot._START_ONLY)   # back in boot._run: the start-up code dropped
 c = live()
+from ringfw import tracker             # the tracker first, while the heap is emptiest
+trk = tracker.Tracker(ring)
+tracker = None
+board.drop_modules(boot._TRACKER_SETUP)    # its set-up code dropped
 from ringfw.controller import Controller
 d = live()
 ctl = Controller(ring, fw_replay._Clock(), fw_replay._Sensors(ring.sensor_count), fw_replay._Pixels(False),
-                 fw_replay._Serial(16), fw_replay._Watchdog())
+                 fw_replay._Serial(16), fw_replay._Watchdog(), None, trk)
+trk = None
 # SensorPoller.start: the rp2 port takes core 1's stack from the heap (m_new in
 # ports/rp2/mpthreadport.c; 4096 bytes by default)
 core1_stack = bytearray(%d)
 e = live()
-sys.stdout.write('HEAP %%d %%d %%d %%d %%d %%d %%d\\n' %% (a, b, c, d, e, peak_init, micropython.mem_peak() - peak0))
+peak = micropython.mem_peak() - peak0
+# the tracker is built before the controller's modules are imported: what it keeps (a second
+# one, its set-up dropped again) is taken out of d - c, the controller's modules; only in the
+# run with the whole heap (no ballast), after the figures
+t = 0
+if 'ballast' not in globals():
+    x = live()
+    trk = ctl.tracker.__class__(ring)
+    board.drop_modules(boot._TRACKER_SETUP)
+    t = live() - x
+    trk = None
+sys.stdout.write('HEAP %%d %%d %%d %%d %%d %%d %%d %%d\\n' %% (a, b, c, d, e, peak_init, peak, t))
 """
 
 
@@ -252,7 +268,8 @@ def _heap_on_the_board() -> dict:
     in the MicroPython VM: the boot module, the board module, the ring (its reader then
     dropped), core 1's schedule (made before the driver; its set-up code then dropped), the
     Adafruit driver (loaded to bring the sensors up, then dropped with the set-up code), the
-    controller's modules, the controller, core 1's stack. The VM has no
+    tracker (its set-up code then dropped), the controller's modules, the controller, core 1's
+    stack. The VM has no
     I2C, GPIO or second core, so the script follows boot.main statement by statement with
     fw_replay's stand-ins for the sensors, LEDs, serial port and watchdog (a few hundred
     bytes, about what the board's own objects take) rather than calling it; the
@@ -266,7 +283,7 @@ def _heap_on_the_board() -> dict:
         full = _boot_in(d, None)
         if full is None:
             raise RuntimeError("the firmware does not boot in the MicroPython VM")
-        ring, with_driver, dropped, code, live, _, _ = full
+        ring, with_driver, dropped, code, live, _, _, tracker_obj = full
         lo, hi = live, 4 * live            # lo fails (it is all live), hi must boot
         while _boot_in(d, hi) is None and hi < 1_000_000:
             lo, hi = hi, 2 * hi
@@ -277,7 +294,7 @@ def _heap_on_the_board() -> dict:
             else:
                 hi = mid
     return {"ring_data": ring, "with_driver": with_driver, "driver_freed": with_driver - dropped,
-            "controller_code": code - dropped, "live": live, "peak": hi}
+            "controller_code": code - dropped - tracker_obj, "live": live, "peak": hi}
 
 
 def _mpy_bytes() -> int | None:
