@@ -132,7 +132,6 @@ _ON_V = const(4000)        # cd/s: a marble moving on from a landing starts slow
                            # (from a turning point, or a creep); a flick starts faster
 _NEAR_SIG = const(1024)    # signal (9.7 MCPS: 8) of a min-range failure that is the marble
 _NEAR_CD = const(1400)     # cd: a track this close to a sensor's window start may be in front of it
-_NEAR_LAND_MS = const(3000)  # a slow track kept seen this long only in front of one sensor lands there
 _LEFT_N = const(3)         # readings in a row without the marble: a sensor no longer sees it
 _W_ONE = const(64)         # a rest-point weight: a reading of reading_sigma (see _weight)
 _NOISE_V = const(1000)     # cd/s: a track slower than this is as good as a rest point to
@@ -188,9 +187,6 @@ class Tracker:
         self.miss_t = now
         self.miss_x0 = 0
         self.miss_t0 = now
-        self.nr_i = -1         # the sensor whose minimum range alone keeps the track seen
-        self.nr_t0 = now       # ... since when, and its last such reading (_in_front)
-        self.nr_t = now
         self.mb_n = 0          # the chain that a disagreeing reading displaced (_miss)
         self.mb_x = 0
         self.mb_t = now
@@ -919,8 +915,6 @@ class Tracker:
         a = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (r.view_min[i] // 2))
         if off < r.view_min[i] + reach or off > FULL_TURN - 300:
             self.t_seen = now
-            if self.state != _REST:
-                self._in_front(now, i)
         elif self.state == _REST:
             # Away from the rest point, the way a fresh chain of another sensor's readings
             # leaves it: the marble rolled in front of this sensor, a second witness to
@@ -945,27 +939,6 @@ class Tracker:
             dt = tdiff(now, self.t)
             pred = self.pos + self.vel * (dt if dt < 150 else 150) // 1000
             self._miss(now, pred + sdiff(a, wrap(pred)))
-
-    def _in_front(self, now, i):
-        # A slow track kept seen by nothing but sensor i's bright minimum-range failures
-        # (the marble right in front of it, short of its window) never settles: its other
-        # readings, if any, are a neighbour's faint far fringe, degrees apart, too scattered
-        # for a still window (noisy:9, seed 3, flick 16: the marble at 1.8 deg into sensor
-        # 10's window, sensor 10 failing at 29-32 mm, no verdict in 30 s). After
-        # _NEAR_LAND_MS of it, it lands blind over the stretch in front of that sensor: from
-        # the lens to its window's start and the marble's radius beyond.
-        if i != self.nr_i or tdiff(now, self.nr_t) > 1000:
-            self.nr_i = i
-            self.nr_t0 = now
-        self.nr_t = now
-        if tdiff(now, self.nr_t0) < _NEAR_LAND_MS or not -_ROLLING_V < self.vel < _ROLLING_V:
-            return
-        r = self.ring
-        a = r.sensor_angle[i]
-        b = a + r.sensor_dir[i] * (r.view_min[i] + 300)
-        a -= r.sensor_dir[i] * 100
-        self.nr_i = -1
-        self._land_blind(now, 0, a if a < b else b, b if a < b else a)
 
     def _miss(self, now, x):
         # a reading off the track's gate, at x (cd, unwrapped): the chain of such readings
@@ -1516,7 +1489,7 @@ class Tracker:
             self.level = False
             self.stab_n = 0
 
-    def _land_blind(self, now, reach=0, lo=0, hi=-1):
+    def _land_blind(self, now, reach=0):
         # The marble went into a region no healthy sensor sees and never came out (or was
         # lost, slow, next to one): it rests somewhere in that arc. Report the arc's spaces
         # as the candidates (and the track's guess among them), never off_ring. reach > 0:
@@ -1526,10 +1499,7 @@ class Tracker:
         self.state = _NONE
         side = self.side
         seen = wrap(self.seen)
-        if hi >= lo:         # the arc given (cd, ccw from lo to hi)
-            self.arc_lo = wrap(lo) // 100
-            self.arc_hi = wrap(hi) // 100
-        elif reach:
+        if reach:
             if self.vel >= 0:
                 self.arc_lo = seen // 100
                 self.arc_hi = wrap(seen + reach) // 100
