@@ -133,6 +133,7 @@ _ON_V = const(4000)        # cd/s: a marble moving on from a landing starts slow
 _NEAR_SIG = const(1024)    # signal (9.7 MCPS: 8) of a min-range failure that is the marble
 _NEAR_CD = const(1400)     # cd: a track this close to a sensor's window start may be in front of it
 _GONE_MS = const(600)      # seen leaving a blind arc, then no valid reading anywhere this long: off
+_GONE_APPROACH = const(6000)  # cd: ... unless the last was this close before the arc, coming back
 _LEFT_N = const(3)         # readings in a row without the marble: a sensor no longer sees it
 _W_ONE = const(64)         # a rest-point weight: a reading of reading_sigma (see _weight)
 _NOISE_V = const(1000)     # cd/s: a track slower than this is as good as a rest point to
@@ -188,7 +189,8 @@ class Tracker:
         self.miss_t = now
         self.miss_x0 = 0
         self.miss_t0 = now
-        self.nv_t = now        # the last valid reading while no marble was known
+        self.nv_t = now        # the last valid reading while no marble was known, and where
+        self.nv_a = 0
         self.mb_n = 0          # the chain that a disagreeing reading displaced (_miss)
         self.mb_x = 0
         self.mb_t = now
@@ -321,7 +323,8 @@ class Tracker:
             if not self._from_blind(now, ang):
                 return   # a stray reading far from the blind arc the marble is in
         if st == _NONE:
-            self.nv_t = now      # a valid reading while no marble is known (_gone)
+            self.nv_t = now      # a valid reading while no marble is known (_gone), and where
+            self.nv_a = ang
             if self.blind_a >= 0 and self.armed and not self.bl_dir:
                 self._left_blind(now, ang)
             self._acquire(now, ang)
@@ -1583,6 +1586,15 @@ class Tracker:
         # marble still on the ring shows: the sensors it rolls past read it.
         if tdiff(now, self.bl_t) < _GONE_MS or tdiff(now, self.nv_t) < _GONE_MS:
             return
+        # ... unless it was last read on its way into the arc again (a flick of 383 deg went
+        # round and crossed the arc slowly: stuck:2, seed 3, flick 75)
+        self._blind_arc(self.blind_a)
+        if self.arc_lo >= 0:
+            entry = self.arc_lo * 100 if self.bl_dir > 0 else self.arc_hi * 100 + 99
+            span = wrap(self.arc_hi * 100 + 99 - self.arc_lo * 100)
+            # (from _GONE_APPROACH before the arc, the way it went, to just past its end)
+            if wrap((self.nv_a - entry) * self.bl_dir + _GONE_APPROACH) < _GONE_APPROACH + span + 300:
+                return
         trv = self.bl_dir * wrap((self.bl_a - self.blind_a) * self.bl_dir)
         self._event(EV_MOVING, self.blind_a, self.bl_dir, 0, 0, 0, 0)   # the flick, seen late
         self._event(EV_OFF_RING, self.bl_a, trv, 0, 0, 0, 0)
