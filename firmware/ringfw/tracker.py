@@ -132,8 +132,6 @@ _ON_V = const(4000)        # cd/s: a marble moving on from a landing starts slow
                            # (from a turning point, or a creep); a flick starts faster
 _NEAR_SIG = const(1024)    # signal (9.7 MCPS: 8) of a min-range failure that is the marble
 _NEAR_CD = const(1400)     # cd: a track this close to a sensor's window start may be in front of it
-_GONE_MS = const(600)      # seen leaving a blind arc, then no valid reading anywhere this long: off
-_GONE_APPROACH = const(6000)  # cd: ... unless the last was this close before the arc, coming back
 _LEFT_N = const(3)         # readings in a row without the marble: a sensor no longer sees it
 _W_ONE = const(64)         # a rest-point weight: a reading of reading_sigma (see _weight)
 _NOISE_V = const(1000)     # cd/s: a track slower than this is as good as a rest point to
@@ -189,8 +187,6 @@ class Tracker:
         self.miss_t = now
         self.miss_x0 = 0
         self.miss_t0 = now
-        self.nv_t = now        # the last valid reading while no marble was known, and where
-        self.nv_a = 0
         self.mb_n = 0          # the chain that a disagreeing reading displaced (_miss)
         self.mb_x = 0
         self.mb_t = now
@@ -323,8 +319,6 @@ class Tracker:
             if not self._from_blind(now, ang):
                 return   # a stray reading far from the blind arc the marble is in
         if st == _NONE:
-            self.nv_t = now      # a valid reading while no marble is known (_gone), and where
-            self.nv_a = ang
             if self.blind_a >= 0 and self.armed and not self.bl_dir:
                 self._left_blind(now, ang)
             self._acquire(now, ang)
@@ -575,8 +569,6 @@ class Tracker:
             if not faulty[i] and ((now - seen[i] + _TH) & _TM) - _TH > _SILENT_MS:
                 self._fault(i, FAULT_SILENT)
         st = self.state
-        if st == _NONE and self.bl_dir and self.armed and self.blind_a >= 0:
-            self._gone(now)
         if st == _MOVING or st == _SETTLING:
             gap = tdiff(now, self.t_seen)
             if gap < 60:
@@ -1563,45 +1555,16 @@ class Tracker:
         the second 3 deg further out (within _CHAIN_MS), are the marble leaving the arc that way. (A
         marble resting at the arc's edge, seen by a window's fringe, repeats one place.)"""
         self._blind_arc(self.blind_a)
-        if self.arc_lo < 0:
+        if self.arc_lo < 0 or not self._at_arc(ang):
             return
         d = sdiff(ang, self.blind_a)
         if self.bl_a >= 0 and tdiff(now, self.bl_t) < _CHAIN_MS:
-            # (the second may be past the arc's end already: a marble flicked out fast is
-            # read at the end, then 20 deg on, as far as a marble goes in the time between)
             d0 = sdiff(self.bl_a, self.blind_a)
-            if (d > 0) == (d0 > 0) and 300 <= (d - d0 if d > 0 else d0 - d) <= 300 + tdiff(now, self.bl_t) * 60:
+            if (d > 0) == (d0 > 0) and (d - d0 if d > 0 else d0 - d) >= 300:
                 self.bl_dir = 1 if d > 0 else -1
                 return
-        if not self._at_arc(ang):
-            return
         self.bl_a = ang
         self.bl_t = now
-
-    def _gone(self, now):
-        # Seen leaving the blind arc it landed in (_left_blind: two readings at its end, the
-        # second further out), then not one valid reading from any sensor: every other part
-        # of the ring is seen, so it left the ring. (Stuck:5, seed 1, flick 348: out of the
-        # arc at 213 deg, read twice by sensor 6 and never again; no verdict in 30 s.) A
-        # marble still on the ring shows: the sensors it rolls past read it.
-        if tdiff(now, self.bl_t) < _GONE_MS or tdiff(now, self.nv_t) < _GONE_MS:
-            return
-        # ... unless it was last read on its way into the arc again (a flick of 383 deg went
-        # round and crossed the arc slowly: stuck:2, seed 3, flick 75)
-        self._blind_arc(self.blind_a)
-        if self.arc_lo >= 0:
-            entry = self.arc_lo * 100 if self.bl_dir > 0 else self.arc_hi * 100 + 99
-            span = wrap(self.arc_hi * 100 + 99 - self.arc_lo * 100)
-            # (from _GONE_APPROACH before the arc, the way it went, to just past its end)
-            if wrap((self.nv_a - entry) * self.bl_dir + _GONE_APPROACH) < _GONE_APPROACH + span + 300:
-                return
-        trv = self.bl_dir * wrap((self.bl_a - self.blind_a) * self.bl_dir)
-        self._event(EV_MOVING, self.blind_a, self.bl_dir, 0, 0, 0, 0)   # the flick, seen late
-        self._event(EV_OFF_RING, self.bl_a, trv, 0, 0, 0, 0)
-        self.blind_a = -1
-        self.bl_dir = 0
-        self.bl_a = -1
-        self.empty = True
 
     def _bw_way(self, now_or_never):
         """A marble found after leaving a blind arc unseen (bw_from): once the track has
