@@ -169,6 +169,7 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
             # placements (physical model, seed 5, space 10: 92 then 87 mm of a marble
             # that never moved), and chance does not repeat; a creeping marble goes on
             # creeping, in the second look and across both.
+            log("  %s: the readings drifted with nothing said to move - looking again" % sid)
             again, moved = _collect(board, collect_ms)
             both = {i: got.get(i, []) + again.get(i, []) for i in set(got) | set(again)}
             if moved or drifting(again) or drifting(both):

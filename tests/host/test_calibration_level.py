@@ -138,6 +138,7 @@ def test_a_trend_that_chance_made_is_looked_at_again_and_not_called_a_roll():
     assert res.rolled == 0, said
     assert [f.sensor for f in res.fits] == [5]
     assert not board.windows                             # it took the second look
+    assert any("looking again" in line for line in said), said
     assert ("calsave", {}) in board.sent
 
 
