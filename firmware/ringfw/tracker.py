@@ -924,11 +924,28 @@ class Tracker:
             # chain of one sensor not known to be quiet never started a flick, and the
             # rest unseen for 500 ms became off_ring (noisy:2, seed 3, flick 25).
             d = sdiff(a, wrap(self.rest))
-            if (self.dev_n and self.dev_i != i and tdiff(now, self.dev_t) < _CHAIN_MS
-                    and (d > 0) == (self.dev > 0)):
+            fresh = self.dev_n and tdiff(now, self.dev_t) < _CHAIN_MS
+            if fresh and self.dev_i != i and (d > 0) == (self.dev > 0):
                 self.dev_m |= 1 << i
                 if self.dev_n >= 3:
                     self._start_moving(now, self.dev)
+            elif self.armed and not fresh and tdiff(now, self.t_seen) > _LOST_MS // 2:
+                # The rest unseen, a flick due, and no fresh chain: the marble is in front
+                # of this sensor, the way an unseen rest went (_rest_unseen), not where an
+                # old chain of one stray pointed (noisy:2, seed 1, flick 551: a stray 120
+                # deg away, 208 ms before sensor 3's bright failures, made the track start
+                # there; nothing was, and off_ring). It starts a chain of its own.
+                self.dev = d
+                self.dev0 = d
+                self.dev_k = -1
+                self.dev_seen = self.t_seen
+                self.dev0_t = now
+                self.dev_n = 1
+                self.dev_m = 1 << i
+                self.dev_t = now
+                self.dev_i = i
+            elif fresh and self.dev_i == i:
+                self.dev_t = now     # still in front of it: the chain stays fresh
         else:
             # Far from the track: the marble in front of this sensor, half its blind start
             # on, joins the chain of readings off the track's gate (_miss) like a reading
