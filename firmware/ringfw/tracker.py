@@ -929,12 +929,15 @@ class Tracker:
                 self.dev_m |= 1 << i
                 if self.dev_n >= 3:
                     self._start_moving(now, self.dev)
-            elif self.armed and not fresh and tdiff(now, self.t_seen) > _LOST_MS // 2:
+            elif (self.armed and not fresh and tdiff(now, self.t_seen) > _LOST_MS // 2
+                  and self.cover[wrap(self.rest) // 100]):
                 # The rest unseen, a flick due, and no fresh chain: the marble is in front
                 # of this sensor, the way an unseen rest went (_rest_unseen), not where an
                 # old chain of one stray pointed (noisy:2, seed 1, flick 551: a stray 120
                 # deg away, 208 ms before sensor 3's bright failures, made the track start
-                # there; nothing was, and off_ring). It starts a chain of its own.
+                # there; nothing was, and off_ring). It starts a chain of its own. (Only
+                # where answering sensors look at the rest: one that dropped off the bus or
+                # browned out leaves it unseen without its moving.)
                 self.dev = d
                 self.dev0 = d
                 self.dev_k = -1
