@@ -2,6 +2,8 @@
 under the physical sensor model, whose faint readings far in a window scatter by 5 mm."""
 import random
 
+import pytest
+
 from ringside.calibration import _drifting, calibrate
 from ringside.sim.board import SimBoard, SimTable
 
@@ -32,9 +34,11 @@ def test_a_marble_that_creeps_is_still_a_roll():
     assert _drifting({10: faint})
 
 
-def test_a_level_ring_is_calibrated_at_every_space_under_the_physical_model():
-    # `ringside calibrate --seed 1` (physical model) skipped six spaces "rolled away"
-    b = SimBoard(seed=1, sensor_model="physical")
+@pytest.mark.parametrize("seed", [1, 5])
+def test_a_level_ring_is_calibrated_at_every_space_under_the_physical_model(seed):
+    # `ringside calibrate --seed 1` (physical model) skipped six spaces "rolled away"; seed 5
+    # skipped space 10 on a trend that chance made (looked at again since)
+    b = SimBoard(seed=seed, sensor_model="physical")
     b.place(90.0)
     b.advance(1000)
     res = calibrate(SimTable(b), b.ring_dict, log=lambda *a: None)
@@ -157,10 +161,3 @@ def test_a_marble_that_goes_on_creeping_in_the_second_look_is_still_a_roll():
         assert res.rolled == 1
     assert any("rolled away" in line for line in said)
 
-
-def test_a_level_ring_is_not_called_tilted_on_seed_5():
-    b = SimBoard(seed=5, sensor_model="physical")
-    b.place(90.0)
-    b.advance(1000)
-    res = calibrate(SimTable(b), b.ring_dict, log=lambda *a: None)
-    assert res.rolled == 0, res.skipped
