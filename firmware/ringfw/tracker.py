@@ -116,6 +116,7 @@ _NF_FAULT = const(176)     # share (/256) of readings off the rest band that mak
 _NF_SOLO = const(96)       # ... above which a sensor may not start a flick alone
 _SOLO_N = const(8)         # ... and before one sensor alone may start a flick
 _BW_D = const(300)         # cd: moved this far once found after a blind arc: its way
+_OUT_NEAR = const(4500)    # cd: a marble leaving a blind arc fast is first seen this near it
 _NEAR_BLIND = const(1500)  # cd: a marble lost this close to a blind arc may rest in it
 _LEAVE_V = const(10000)    # cd/s: a track this slow when lost did not leave the ring (a marble
                            # leaves at 480 deg/s; a track lags a fast marble, seen 170 deg/s)
@@ -319,8 +320,11 @@ class Tracker:
             if not self._from_blind(now, ang):
                 return   # a stray reading far from the blind arc the marble is in
         if st == _NONE:
-            if self.blind_a >= 0 and self.armed and not self.bl_dir:
-                self._left_blind(now, ang)
+            if self.blind_a >= 0 and self.armed:
+                if not self.bl_dir:
+                    self._left_blind(now, ang)
+                if self._out_of_blind(now, ang):
+                    return
             self._acquire(now, ang)
             if self.state != _NONE:
                 # found. If only one sensor's one value says so, a stuck sensor may have
@@ -351,6 +355,8 @@ class Tracker:
                         # shorter way is only a guess): decided once it moved _BW_D (_bw_way)
                         self.bw_from = self.blind_a
                         self.bw_a = self.pos
+                elif self.blind_a >= 0 and self.armed:
+                    self.bl_was = self.blind_a   # found at the arc's edge: where it rests decides
                 self.blind_a = -1
                 self.bl_dir = 0
                 self.bl_a = -1
@@ -1372,6 +1378,21 @@ class Tracker:
     def _settle(self, now, x, se):
         """The marble rests at x (cd, unwrapped) with standard error se (cd)."""
         self.state = _REST
+        if self.bl_was >= 0:
+            if not self.flicked and self.armed and not self._in_arc(self.bl_was, wrap(x)):
+                # Found at the edge of the blind arc it had landed in, with a flick due, and
+                # it rests out of the arc: that flick took it out slowly (noisy:5, seed 1,
+                # flick 913: 27 deg, called "placed"). From where it landed blind, the way
+                # out of the arc it rests on.
+                below = wrap(self.arc_lo * 100 - wrap(x))
+                w = -1 if below <= wrap(wrap(x) - self.arc_hi * 100 - 99) else 1
+                self.start = x - w * wrap((x - self.bl_was) * w)
+                self.flicked = True
+                self.self_start = False
+                self.dir = w
+                self.turns = 0
+                self._event(EV_MOVING, self.bl_was, w, 0, 0, 0, 0)
+            self.bl_was = -1
         # the marble has been still since the first still window began (that window saw
         # no motion): the rest began then, not at the landing
         since = tadd(self.first_still, -self.still_w) if self.first_still >= 0 else now
@@ -1560,6 +1581,7 @@ class Tracker:
         self.blind_a = a
         self.bl_dir = 0
         self.bl_a = -1
+        self.bl_was = -1
         if not flicked:
             self._event(EV_PLACED, k, a, 0, 0, 0, 0)   # set down there, not flicked: no landing
             return
@@ -1585,6 +1607,79 @@ class Tracker:
                 return
         self.bl_a = ang
         self.bl_t = now
+
+    def _out_of_blind(self, now, ang):
+        """A flick is due for a marble that landed blind: readings each further out from one
+        end of its arc than the last (the first within _OUT_NEAR of it, then at a marble's
+        speed) are the marble leaving fast, too fast to be found as it passes (it went
+        round into the arc again, or off the ring, and nothing was said: stuck:5, seed 3,
+        flick 727). The third starts the track, the flick's travel counted from where it
+        landed blind, that way. True if it did."""
+        self._blind_arc(self.blind_a)
+        if self.arc_lo < 0:
+            return False
+        below = wrap(self.arc_lo * 100 - ang)         # cw of the arc
+        above = wrap(ang - self.arc_hi * 100 - 99)    # ccw of it
+        w = -1 if below <= above else 1
+        d = below if below <= above else above
+        gap = tdiff(now, self.bo_t)
+        if self.bo_n and gap < _CHAIN_MS and w == self.bo_w and 100 <= d - self.bo_d <= 300 + gap * 90:
+            self.bo_n += 1
+            self.bo_d = d
+            self.bo_t = now
+            if self.bo_n < 3:
+                return False
+            dt = tdiff(now, self.bo_t0)
+            self.bo_n = 0
+            self.state = _MOVING
+            self.empty = False
+            self.flicked = True
+            self.self_start = False
+            self.pend = False
+            self.redo = False
+            self.revise = -1
+            self.dir = w
+            self.pos = ang
+            self.start = ang - w * wrap((ang - self.blind_a) * w)
+            self.vel = w * (d - self.bo_d0) * 1000 // dt if dt > 0 else 0
+            self.t = now
+            self.t_seen = now
+            self.still_since = -1
+            self.first_still = -1
+            self.hold_t = -1
+            self.rev_n = 0
+            self.trk_n = 0
+            self.turns = 0
+            self.tp_n = 0
+            self.tp_sum = 0
+            self.tp_last = self.start
+            self.tp_t = now
+            self.sm = ang
+            self.seen = ang
+            self.ext = ang
+            self.ext_t = now
+            self.rd_a = ang
+            self.in_blind_since = -1
+            self.miss_n = 0
+            self.mb_n = 0
+            self.wn = 0
+            self._push(now, ang)
+            self._event(EV_MOVING, self.blind_a, w, 0, 0, 0, 0)
+            self.blind_a = -1
+            self.bl_dir = 0
+            self.bl_a = -1
+            self.cand = -1
+            return True
+        if gap >= _CHAIN_MS or not self.bo_n:
+            # a new chain, near the arc (a reading that does not go on with a live chain is
+            # a stray, or the marble in two windows at once: it neither joins nor breaks it)
+            self.bo_n = 1 if d <= _OUT_NEAR else 0
+            self.bo_w = w
+            self.bo_d = d
+            self.bo_t = now
+            self.bo_d0 = d
+            self.bo_t0 = now
+        return False
 
     def _bw_way(self, now_or_never):
         """A marble found after leaving a blind arc unseen (bw_from): once the track has
@@ -2162,6 +2257,7 @@ class Tracker:
             self.empty = True     # (until a marble is found again: _acquire)
         if kind == EV_LOST or kind == EV_OFF_RING:
             self.blind_a = -1
+            self.bl_was = -1
         if kind == EV_LOST or kind == EV_OFF_RING or kind == EV_PLACED:
             self.revise = -1      # no landing to move on from any more
             self.redo = False
