@@ -116,7 +116,6 @@ _NF_FAULT = const(176)     # share (/256) of readings off the rest band that mak
 _NF_SOLO = const(96)       # ... above which a sensor may not start a flick alone
 _SOLO_N = const(8)         # ... and before one sensor alone may start a flick
 _BW_D = const(300)         # cd: moved this far once found after a blind arc: its way
-_OUT_NEAR = const(4500)    # cd: a marble leaving a blind arc fast is first seen this near it
 _NEAR_BLIND = const(1500)  # cd: a marble lost this close to a blind arc may rest in it
 _LEAVE_V = const(10000)    # cd/s: a track this slow when lost did not leave the ring (a marble
                            # leaves at 480 deg/s; a track lags a fast marble, seen 170 deg/s)
@@ -320,11 +319,8 @@ class Tracker:
             if not self._from_blind(now, ang):
                 return   # a stray reading far from the blind arc the marble is in
         if st == _NONE:
-            if self.blind_a >= 0 and self.armed:
-                if not self.bl_dir:
-                    self._left_blind(now, ang)
-                if self._out_of_blind(now, ang):
-                    return
+            if self.blind_a >= 0 and self.armed and not self.bl_dir:
+                self._left_blind(now, ang)
             self._acquire(now, ang)
             if self.state != _NONE:
                 # found. If only one sensor's one value says so, a stuck sensor may have
@@ -1607,79 +1603,6 @@ class Tracker:
                 return
         self.bl_a = ang
         self.bl_t = now
-
-    def _out_of_blind(self, now, ang):
-        """A flick is due for a marble that landed blind: readings each further out from one
-        end of its arc than the last (the first within _OUT_NEAR of it, then at a marble's
-        speed) are the marble leaving fast, too fast to be found as it passes (it went
-        round into the arc again, or off the ring, and nothing was said: stuck:5, seed 3,
-        flick 727). The third starts the track, the flick's travel counted from where it
-        landed blind, that way. True if it did."""
-        self._blind_arc(self.blind_a)
-        if self.arc_lo < 0:
-            return False
-        below = wrap(self.arc_lo * 100 - ang)         # cw of the arc
-        above = wrap(ang - self.arc_hi * 100 - 99)    # ccw of it
-        w = -1 if below <= above else 1
-        d = below if below <= above else above
-        gap = tdiff(now, self.bo_t)
-        if self.bo_n and gap < _CHAIN_MS and w == self.bo_w and 100 <= d - self.bo_d <= 300 + gap * 90:
-            self.bo_n += 1
-            self.bo_d = d
-            self.bo_t = now
-            if self.bo_n < 3:
-                return False
-            dt = tdiff(now, self.bo_t0)
-            self.bo_n = 0
-            self.state = _MOVING
-            self.empty = False
-            self.flicked = True
-            self.self_start = False
-            self.pend = False
-            self.redo = False
-            self.revise = -1
-            self.dir = w
-            self.pos = ang
-            self.start = ang - w * wrap((ang - self.blind_a) * w)
-            self.vel = w * (d - self.bo_d0) * 1000 // dt if dt > 0 else 0
-            self.t = now
-            self.t_seen = now
-            self.still_since = -1
-            self.first_still = -1
-            self.hold_t = -1
-            self.rev_n = 0
-            self.trk_n = 0
-            self.turns = 0
-            self.tp_n = 0
-            self.tp_sum = 0
-            self.tp_last = self.start
-            self.tp_t = now
-            self.sm = ang
-            self.seen = ang
-            self.ext = ang
-            self.ext_t = now
-            self.rd_a = ang
-            self.in_blind_since = -1
-            self.miss_n = 0
-            self.mb_n = 0
-            self.wn = 0
-            self._push(now, ang)
-            self._event(EV_MOVING, self.blind_a, w, 0, 0, 0, 0)
-            self.blind_a = -1
-            self.bl_dir = 0
-            self.bl_a = -1
-            self.cand = -1
-            return True
-        if gap >= _CHAIN_MS or not self.bo_n:
-            # a new chain, near the arc (a reading that does not go on with a live chain is
-            # a stray, or the marble in two windows at once: it neither joins nor breaks it)
-            self.bo_n = 1 if d <= _OUT_NEAR else 0
-            self.bo_w = w
-            self.bo_d = d
-            self.bo_t = now
-            self.bo_d0 = d
-            self.bo_t0 = now
-        return False
 
     def _bw_way(self, now_or_never):
         """A marble found after leaving a blind arc unseen (bw_from): once the track has

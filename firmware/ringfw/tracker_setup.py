@@ -56,12 +56,6 @@ def tracker(self, ring):
     self.bl_a = -1                            # ... arc (two readings leaving it: the first,
     self.bl_t = 0                             # ... and when)
     self.bl_was = -1                          # found at the edge of the arc it landed blind in
-    self.bo_n = 0                             # a chain of readings leaving a blind arc fast:
-    self.bo_w = 0                             # ... how many, which way, how far out of the
-    self.bo_d = 0                             # ... arc the last is (cd) and when; the first's
-    self.bo_t = 0                             # ... distance and time
-    self.bo_d0 = 0
-    self.bo_t0 = 0
     self.bw_from = -1                         # found after leaving a blind arc unseen: where
     self.bw_a = 0                             # ... it landed blind, where it was found; its
                                               # ... way is the track's once it moved _BW_D

@@ -103,3 +103,27 @@ def test_wrong_answers_are_saved_apart_from_lesser_cases_and_asked_flicks_always
     assert saved == [(0, "travel_error"), (1, "travel_error"), (3, "misreport"),
                      (4, "false_off_ring"), (9, "travel_error")]
     assert saver.skipped == 4
+
+
+def test_an_unanswered_flick_is_kept_long_enough_for_a_blind_landing(tmp_path):
+    # A blind landing comes 4 s after the marble went into the arc; a 3 s tail after it
+    # stopped cut a fixed tracker's answer off (stop 30: stuck:5 s3 f727 still read "none")
+    from ringside.ring import load_side
+    from ringside.sim.board import SimBoard
+    b = SimBoard(seed=1)
+    b.advance(1000)
+    saver = traces.BenchSaver(b, tmp_path, source={"seed": 1}, side="darts",
+                              spaces=load_side("darts", b.ring_dict), tail_ms=3000)
+    ends = []
+    for k, answered in enumerate((True, False)):
+        saver.flick_start(k)
+        frame, rest_t = b.run_flick(150.0)
+        assert frame is not None and rest_t is not None
+        b.advance(8000)
+        saver._save(k, frame if answered else None, rest_t, "asked", 1, 30000)
+        tr = traces.load(saver.saved[-1]["file"])
+        ends.append(tr.head["end_ms"] - max(rest_t, frame[0] if answered else 0))
+        saver.flick_end(k, frame, rest_t, True, None, 1, 30000)
+    assert 3000 - b.loop_ms <= ends[0] <= 3000
+    assert traces.UNANSWERED_TAIL_MS - b.loop_ms <= ends[1] <= traces.UNANSWERED_TAIL_MS
+    assert traces.UNANSWERED_TAIL_MS >= 6000

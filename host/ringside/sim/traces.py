@@ -46,6 +46,11 @@ TRAVEL_TOL_DEG = 3.0        # the bench's travel-error target (p95 <= 3 deg)
 SAVE_TRAVEL_DEG = 5.0       # a bench flick this far off in travel is saved as a trace
 # the wrong answers a bench run saves first (up to its limit, apart from the lesser cases)
 GRAVE = ("misreport", "false_off_ring", "missed_off_ring", "no_verdict")
+# A flick the bench's firmware never answered is kept this long after the marble stopped, at
+# least: room for a blind landing (the tracker waits 4 s, _BLIND_MS, once the marble is in an
+# arc no sensor sees), so that a fixed tracker can answer it in the trace (stop 30: a 3 s tail
+# ended before the landing a fixed tracker gives, and looked like no verdict still).
+UNANSWERED_TAIL_MS = 6000
 _MARKS = 4096               # output marks per replay (fw_replay.MARKS)
 # the whole corpus in one VM run stays within this much wasmtime fuel (about 20 s of CPU
 # here: 1 fuel is about 0.65 ns; tests/firmware/test_traces_vm.py). Raised from 2e10 in
@@ -750,10 +755,11 @@ class BenchSaver:
         # the tail: the ring at rest (or empty) for tail_ms more, on a copy of the board; the
         # feed ends tail_ms after the marble stopped or the verdict came, whichever was later
         # (a flick without a verdict waited 30 s in the bench: not all of it is kept)
+        tail = self.tail_ms if frame is not None else max(self.tail_ms, UNANSWERED_TAIL_MS)
         twin = _copy_board(b)
         twin.recording = []
-        twin.advance(self.tail_ms)
-        end = max(rest_t if rest_t is not None else b.now, frame[0] if frame else 0) + self.tail_ms
+        twin.advance(tail)
+        end = max(rest_t if rest_t is not None else b.now, frame[0] if frame else 0) + tail
         recs = [r for r in b.recording + twin.recording if r[0] <= end]
         if frame is None:
             saw = {"verdict": "none", "within_ms": timeout_ms}
