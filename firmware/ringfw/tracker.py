@@ -1377,9 +1377,9 @@ class Tracker:
         if self.bl_was >= 0:
             if not self.flicked and self.armed and not self._in_arc(self.bl_was, wrap(x)):
                 # Found at the edge of the blind arc it had landed in, with a flick due, and
-                # it rests out of the arc: that flick took it out slowly (noisy:5, seed 1,
-                # flick 913: 27 deg, called "placed"). From where it landed blind, the way
-                # out of the arc it rests on.
+                # it rests out of the arc: that flick took it out slowly (stuck:5, seed 3,
+                # flick 77, 3.6 deg out, and noisy:5, seed 1, flick 913: called "placed").
+                # From where it landed blind, the way out of the arc it rests on.
                 below = wrap(self.arc_lo * 100 - wrap(x))
                 w = -1 if below <= wrap(wrap(x) - self.arc_hi * 100 - 99) else 1
                 self.start = x - w * wrap((x - self.bl_was) * w)
