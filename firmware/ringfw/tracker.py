@@ -263,7 +263,9 @@ class Tracker:
                 rng = self._unblend(i, rng, sig)
                 if rng < 0:
                     return
-        if valid:
+        if valid and (sig < 0 or self.bg_n[i] >= _BG_WARM // 2):
+            # the marble's own range, for calibration: only once the empty ring is learnt
+            # (before, its blend is still in: 2-4 mm, fitted into a sensor's offset for good)
             self.own = rng
         ang = -1
         if valid:
@@ -1026,8 +1028,12 @@ class Tracker:
             # back by degrees, and a window with two clusters degrees apart never holds (no
             # verdict). (Where no other sensor sees, they are all there is of the marble.)
             return
-        # extrapolate at most 150 ms: a wrong speed must not run the track away
-        pred = self.pos + self.vel * (dt if dt < 150 else 150) // 1000
+        # extrapolate at most 150 ms: a wrong speed must not run the track away. The first
+        # reading after a start is predicted from the chain's last (up to 400 ms before):
+        # a start the rest's loss made, 216 ms after the chain, placed a marble at 200 deg/s
+        # 44 deg behind, outside the gate, and it was never caught (dead:3, seed 2)
+        lim = 150 if self.trk_n else 400
+        pred = self.pos + self.vel * (dt if dt < lim else lim) // 1000
         r = (ang - pred + HALF_TURN) % FULL_TURN - HALF_TURN      # sdiff(ang, wrap(pred))
         v = self.vel if self.vel >= 0 else -self.vel
         # the gate widens with speed and with the time since the track was last confirmed

@@ -17,6 +17,12 @@ The procedure talks to anything with the board's protocol. `board` needs:
     frames                 the list of (time, kind, fields) received so far
     place(angle_deg, space_id)  the marble set down on that space (the simulator does it
                            itself; at a real table the user is asked to)
+    lift()                 (optional) the marble taken off the ring. Calibration begins so: each
+                           sensor learns what it sees of the empty ring (EMPTY_MS), and the
+                           board takes that blend out of every reading of the marble it sends
+                           (`m`). Without it, a sensor whose window held the first placements
+                           was fitted to readings with the blend still in (2-4 mm): an offset
+                           that shifted every landing it saw by up to 1 deg, for good.
 """
 from __future__ import annotations
 
@@ -127,6 +133,10 @@ def _fit(points):
 
 
 PASSES = 1    # how many times each space is visited (ringside calibrate --passes)
+# How long the ring stays empty before the first placement (ms): a sensor needs 16 readings of
+# the empty ring (the tracker's _BG_WARM / 2) before it takes the blend out; the schedule
+# ranges each sensor every 67 ms or so, so 16 take about 1.1 s; 3 s leaves room.
+EMPTY_MS = 3000
 
 
 def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] | None = None,
@@ -151,6 +161,15 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
     for i in range(len(sensors)):
         board.send("cal", id=i, off=0, scale=4096)
     board.send("raw", on=1)
+    lift = getattr(board, "lift", None)
+    if lift is not None and targets:
+        # Set down first, so that the board sees it go: only a marble seen to leave tells it
+        # the ring is empty (at boot it may lie anywhere unseen). Then the ring left empty.
+        board.place(targets[0][1], targets[0][0])
+        board.advance(settle_ms)
+        log("  the marble off the ring for %.0f s: the sensors learn the empty ring" % (EMPTY_MS / 1000))
+        lift()
+        board.advance(EMPTY_MS)
     points: dict[int, list] = {i: [] for i in range(len(sensors))}
     result = CalibrationResult()
     for sid, angle in targets:
@@ -221,15 +240,23 @@ def _collect(board: Any, collect_ms: int) -> tuple[dict, bool]:
     start = len(board.frames)
     board.advance(collect_ms)
     got: dict[int, list] = {}
+    plain: dict[int, list] = {}
     moved = False
     for _, kind, f in board.frames[start:]:
         if kind == "raw" and f.get("st") == 0:
             # the marble's own range where the board gives it (its blend with the empty
             # ring taken out, as the board does before it turns a range into an angle:
-            # the blend put 1-3 mm on a reading, more towards a window's far end)
-            got.setdefault(f["id"], []).append(f.get("m", f["r"]))
+            # the blend put 1-3 mm on a reading, more towards a window's far end). A board
+            # sends it once that sensor has learnt the empty ring, and a board that never
+            # takes the blend out (older firmware) never sends it.
+            if "m" in f:
+                got.setdefault(f["id"], []).append(f["m"])
+            else:
+                plain.setdefault(f["id"], []).append(f["r"])
         elif kind in ("moving", "lost", "off_ring"):
             moved = True
+    if not got:
+        return plain, moved
     return got, moved
 
 

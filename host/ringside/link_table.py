@@ -4,6 +4,7 @@
     advance(ms)            wait, collecting the board's frames
     frames                 [(t_ms, kind, fields), ...] received so far
     place(angle, space)    ask the person at the table to set the marble down there
+    lift()                 ask them to take the marble off the ring (calibration begins so)
 
 `ringside calibrate --port PATH` runs on this; on the simulated board the simulator places
 the marble itself (`ringside.sim.board.SimTable`).
@@ -63,6 +64,10 @@ class LinkTable:
             ev = self.link.next_event(min(left, 0.1))
             if ev is not None:
                 self.frames.append((int((ev.t - self._t0) * 1000), ev.kind, dict(ev.fields)))
+        self._drain()
+
+    def lift(self) -> None:
+        self.ask("Take the marble off the ring and keep your hands away from it, then press Enter: ")
         self._drain()
 
     def place(self, angle_deg: float, space_id: str | None = None) -> None:

@@ -24,8 +24,11 @@ def test_calibration_over_the_link_fits_the_sensors(tmp_path):
         link = Link(srv.port).open()
         asked = []
 
-        def ask(prompt):          # the person at the table sets the marble down
+        def ask(prompt):          # the person at the table sets the marble down, or lifts it
             asked.append(prompt)
+            if prompt.startswith("Take the marble off the ring"):
+                link.command("sim_lift")
+                return ""
             angle = float(prompt.split("(")[1].split(" deg")[0])
             link.command("sim_place", ang=int(round(angle * 100)))
             return ""
@@ -33,7 +36,10 @@ def test_calibration_over_the_link_fits_the_sensors(tmp_path):
         table = LinkTable(link, json.loads(srv.board.ring_bytes), ask=ask)
         res = calibrate(table, table.ring_dict, spaces=["7", "16", "8", "11", "14", "9"],
                         settle_ms=800, collect_ms=1500, log=lambda *a: None)
-        assert len(asked) == 6 and all(p.startswith("Set the marble down on ") for p in asked)
+        # set down once and taken off (the sensors learn the empty ring), then the six spaces
+        assert asked[0].startswith("Set the marble down on ")
+        assert asked[1].startswith("Take the marble off the ring")
+        assert len(asked) == 8 and all(p.startswith("Set the marble down on ") for p in asked[2:])
         truth = srv.board.model
         fitted = {f.sensor: f for f in res.fits}
         assert len(fitted) >= 3

@@ -353,6 +353,9 @@ def _calibrate_link(link, server, side):
                 if ev is not None:
                     self.frames.append((int(ev.t * 1000), ev.kind, dict(ev.fields)))
 
+        def lift(self):
+            link.command("sim_lift")
+
         def place(self, angle, space_id=None):
             link.command("sim_place", ang=int(round(angle * 100)) % 36000)
 

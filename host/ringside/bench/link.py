@@ -111,6 +111,9 @@ class _OverLink:
             if ev is not None:
                 self.frames.append((int(ev.t * 1000), ev.kind, dict(ev.fields)))
 
+    def lift(self):
+        self.link.command("sim_lift")
+
     def place(self, angle, space_id=None):
         self.link.command("sim_place", ang=int(round(angle * 100)) % 36000)
         # the simulated hand lifts the marble for 600 ms before it sets it down (at a real

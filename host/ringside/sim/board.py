@@ -761,3 +761,6 @@ class SimTable:
 
     def place(self, angle_deg: float, space_id: str | None = None) -> None:
         self.board.place(angle_deg)
+
+    def lift(self) -> None:
+        self.board.lift()

@@ -15,6 +15,8 @@ why=simulated_board_only; docs/protocol.md):
                                         refused with why=marble_off_the_ring... when it is off
     sim_place ang=<cd>                  lift the marble and set it down at an angle (also how a
                                         marble off the ring is put back: `ringside flick --place 7`)
+    sim_lift                            take the marble off the ring (in a hand) until the next
+                                        sim_place: calibration lets the sensors learn the empty ring
     sim_led i=<n>                       reply `led i= r= g= b=`: LED n as shown (after the cap)
     sim_reset [ms=<boot ms>] [keep=1]   reset the board: the pty goes away (as USB does) and
                                         a new one comes up after the boot time; keep=1: a
@@ -499,6 +501,9 @@ class SimServer:
             if not b.marble.on_ring:
                 return "marble_off_the_ring:_put_it_back_with_sim_place_(ringside_flick_--place)"
             b.flick(speed if d == "ccw" else -speed)
+            return None
+        if kind == "sim_lift":
+            self._later(b.lift)     # in someone's hand until the next sim_place
             return None
         if kind == "sim_place":
             ang = f.get("ang")
