@@ -60,6 +60,7 @@ _WIN = const(256)      # still-window ring buffer (power of two)
 _WMASK = const(255)
 
 _LOST_MS = const(250)      # no reading of a tracked marble where sensors should see it
+_BL_OUT = const(150)       # cd a marble found at a blind arc's edge must move out to be a flick
 _CHAIN_MS = const(200)     # readings further apart than this do not make a chain
 _FOCUS_V = const(3000)     # cd/s: slower than this, the one sensor that sees it ranges more
 _FOCUS_GAP = const(100)    # ms: ... unless it has not seen the marble for this long
@@ -355,6 +356,7 @@ class Tracker:
                         self.bw_a = self.pos
                 elif self.blind_a >= 0 and self.armed:
                     self.bl_was = self.blind_a   # found at the arc's edge: where it rests decides
+                    self.bw_a = wrap(self.pos)   # (and where it was found: _settle)
                 self.blind_a = -1
                 self.bl_dir = 0
                 self.bl_a = -1
@@ -1388,6 +1390,14 @@ class Tracker:
                 # From where it landed blind, the way out of the arc it rests on.
                 below = wrap(self.arc_lo * 100 - wrap(x))
                 w = -1 if below <= wrap(wrap(x) - self.arc_hi * 100 - 99) else 1
+                # ... if it moved out: a marble set down by hand beside the arc (after a
+                # blind landing that was wrong: it had left the ring) is found where it
+                # rests, and was landed as the flick due (stuck:2, seed 2, flick 575: 0.5 deg)
+                if sdiff(wrap(x), self.bw_a) * w < _BL_OUT:
+                    w = 0
+            else:
+                w = 0
+            if w:
                 self.start = x - w * wrap((x - self.bl_was) * w)
                 self.flicked = True
                 self.self_start = False
