@@ -161,6 +161,7 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
     for i in range(len(sensors)):
         board.send("cal", id=i, off=0, scale=4096)
     board.send("raw", on=1)
+    first = len(board.frames)     # this calibration's frames start here (_collect)
     lift = getattr(board, "lift", None)
     if lift is not None and targets:
         # Set down first, so that the board sees it go: only a marble seen to leave tells it
@@ -175,7 +176,7 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
     for sid, angle in targets:
         board.place(angle, sid)
         board.advance(settle_ms)
-        got, moved = _collect(board, collect_ms)
+        got, moved = _collect(board, collect_ms, first)
         # not the sensors whose window ends just short of the marble: one past its window's
         # end sees a sliver of it, whose blend with the ring says nothing of where the marble
         # is (a sensor 5 deg past its window's end read 133 then 145 mm of a marble at rest:
@@ -189,7 +190,7 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
             # that never moved), and chance does not repeat; a creeping marble goes on
             # creeping, in the second look and across both.
             log("  %s: the readings drifted with nothing said to move - looking again" % sid)
-            again, moved = _collect(board, collect_ms)
+            again, moved = _collect(board, collect_ms, first)
             both = {i: got.get(i, []) + again.get(i, []) for i in set(got) | set(again)}
             if moved or drifting(again) or drifting(both):
                 moved = True
@@ -234,7 +235,7 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
     return result
 
 
-def _collect(board: Any, collect_ms: int) -> tuple[dict, bool]:
+def _collect(board: Any, collect_ms: int, first: int = 0) -> tuple[dict, bool]:
     """The marble's raw readings over collect_ms, {sensor: [mm, ...]}, and whether the board
     said it moved."""
     start = len(board.frames)
@@ -255,8 +256,8 @@ def _collect(board: Any, collect_ms: int) -> tuple[dict, bool]:
                 plain.setdefault(f["id"], []).append(f["r"])
         elif kind in ("moving", "lost", "off_ring"):
             moved = True
-    if not got:
-        return plain, moved
+    if not got and not any(k == "raw" and "m" in f for _, k, f in board.frames[first:start]):
+        return plain, moved      # a board that has sent no m in this calibration never will
     return got, moved
 
 
