@@ -64,6 +64,7 @@ _BL_OUT = const(150)       # cd a marble found at a blind arc's edge must move o
 _CHAIN_MS = const(200)     # readings further apart than this do not make a chain
 _FOCUS_V = const(3000)     # cd/s: slower than this, the one sensor that sees it ranges more
 _FOCUS_GAP = const(100)    # ms: ... unless it has not seen the marble for this long
+_MIN_RANGE_MM = const(30)  # nearer, a VL53L0X reports min range fail (Adafruit 3317: ~30 mm)
 # The empty ring's background, per sensor (learned while nothing moves):
 _BG_WARM = const(32)       # readings averaged plainly before the slow average takes over
 _BG_SHIFT = const(5)       # the slow average's gain: 1/32 a reading
@@ -2172,20 +2173,41 @@ class Tracker:
             if cov[d] == 0:
                 b += 100
         self.blind = b
-        # the degrees one healthy sensor alone sees, 2 degrees clear of any other window
+        # The degrees one healthy sensor alone sees, a degree clear of any other window.
+        # A window counts from where it can range: nearer than the VL53L0X's minimum range
+        # (about 30 mm: the first 3 deg of the default window) it reports min range fail,
+        # and the previous sensor's far end sees the marble alone there. (Counted from the
+        # nominal near edge and 2 deg clear, the focus skipped 6-10 deg past each sensor,
+        # where the one faint sensor then ranged in every other slot only: the level
+        # bench's slowest landings, p95 952 ms there. Stop 32.) While the sensors are
+        # marked, the top three bits hold how many windows hold the degree.
         solo = self.solo
         r = self.ring
+        tab = r.offset_table
+        near = tab[_MIN_RANGE_MM] if _MIN_RANGE_MM <= r.range_max else 0
         for d in range(360):
             solo[d] = 0
         for i in range(self.n):
             if self.faulty[i] or self.mute[i]:
                 continue
-            a = r.view_min[i] + 200
-            while a <= r.view_max[i] - 200:
+            a = r.view_min[i] if r.view_min[i] > near else near
+            while a <= r.view_max[i]:
                 d = wrap(r.sensor_angle[i] + r.sensor_dir[i] * a) // 100
-                if cov[d] == 1 and cov[(d + 2) % 360] == 1 and cov[(d - 2) % 360] == 1:
-                    solo[d] = i + 1
+                if solo[d] < 224:
+                    solo[d] += 32
                 a += 100
+        for i in range(self.n if self.n <= 30 else 0):     # (i + 1 in the low five bits)
+            if self.faulty[i] or self.mute[i]:
+                continue
+            a = (r.view_min[i] if r.view_min[i] > near else near) + 100
+            while a <= r.view_max[i] - 100:
+                d = wrap(r.sensor_angle[i] + r.sensor_dir[i] * a) // 100
+                if solo[d] >> 5 == 1 and solo[(d + 1) % 360] >> 5 == 1 \
+                        and solo[(d - 1) % 360] >> 5 == 1:
+                    solo[d] = 32 + i + 1
+                a += 100
+        for d in range(360):
+            solo[d] &= 31
 
     def _event(self, kind, a, b, c, d, e, f):
         if self.bw_from >= 0 and (kind == EV_LANDED or kind == EV_OFF_RING or kind == EV_LOST):
