@@ -74,3 +74,19 @@ def test_flicks_stay_right_while_the_bus_sticks_and_a_sensor_browns_out():
     assert r["misreported"] == 0 and r["false_off_ring"] == 0
     for k in ("accuracy", "no_verdict", "misreported", "false_off_ring", "off_ring_flicks"):
         assert res[k] == clean[k], k
+
+
+def test_every_flick_that_accuracy_counts_against_is_named_with_why():
+    # three neighbouring sensors out: some flicks get no verdict or a wrong one, and the
+    # JSON says which and why, one entry for each flick the accuracy counts against
+    res = ring.run(flicks=20, seed=2, sensor_model="ideal", calibrate_first=False,
+                   fault_specs=[("dead", 3), ("dead", 4), ("stuck", 5)])
+    landings = res["flicks"] - res["off_ring_flicks"]
+    wrong = res["wrong_landings"]
+    assert wrong and len(wrong) == round(landings * (1 - res["accuracy"]))
+    whys = {"no verdict", "off the ring", "blind, not among its candidates",
+            "neither of the two spaces", "misreported"}
+    assert all(w["why"] in whys and "true_angle" in w for w in wrong)
+    assert sum(w["why"] == "no verdict" for w in wrong) <= res["no_verdict"]
+    assert sum(w["why"] == "off the ring" for w in wrong) == res["false_off_ring"]
+    assert sum(w["why"] == "misreported" for w in wrong) == res["misreported"]

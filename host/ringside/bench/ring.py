@@ -303,6 +303,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     turning_points = []     # diagnostics: landings the marble moved on from
     no_verdicts = []
     false_offs = []
+    wrong = []              # every flick that stayed on the ring and was not answered right
     stats["blind_landings"] = 0
     landed: list[tuple[float, float]] = []   # (reported, true) angle of each sighted landing
     for k in range(flicks):
@@ -341,11 +342,15 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
             no_verdicts.append(k)
             if truly_off:
                 stats["off_ring_missed"] += 1
+            else:
+                wrong.append({"flick": k, "why": "no verdict",
+                              "true_angle": round(board.marble.position_deg, 2)})
         elif frame[1] == "off_ring":
             if not truly_off:
                 stats["false_off_ring"] += 1
                 false_offs.append({"flick": k, "true_angle": round(board.marble.position_deg, 2),
                                    "reported_angle": frame[2].get("ang", 0) / 100})
+                wrong.append(dict(false_offs[-1], why="off the ring"))
         else:
             f = frame[2]
             if f.get("blind", 0):
@@ -368,6 +373,14 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                     misreports.append({"flick": k, "reported": rep, "true": true_sp,
                                        "angle": f["ang"] / 100, "true_angle": round(board.marble.position_deg, 2),
                                        "conf": f["conf"]})
+                if not (rep == true_sp or alt == true_sp or true_sp in cands):
+                    why = ("blind, not among its candidates" if f.get("blind", 0) else
+                           "neither of the two spaces" if alt is not None else "misreported")
+                    wrong.append({"flick": k, "why": why, "reported": rep, "alt": alt,
+                                  "candidates": cands or None, "true": true_sp,
+                                  "angle": f["ang"] / 100,
+                                  "true_angle": round(board.marble.position_deg, 2),
+                                  "conf": f["conf"]})
                 if not f.get("blind", 0):
                     landed.append((f["ang"] / 100.0, board.marble.position_deg))
                 travel_err.append(abs(f["trv"] / 100.0 - board.marble.travel_deg))
@@ -430,6 +443,9 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         "turning_points": turning_points[:20],
         "no_verdict_flicks": no_verdicts[:20],
         "false_off_ring_flicks": false_offs[:20],
+        # what accuracy counts against: on-ring flicks with no verdict, a false off-ring, a
+        # blind landing that does not name the true space, a wrong pair, a misreport
+        "wrong_landings": wrong[:20],
         "latency_ms_max": max(latency) if latency else None,
         "slowest_landings": [{"flick": k, "latency_ms": ms, "true_angle": a, "rest_at_ms": r, "landed_at_ms": e}
                              for ms, k, a, r, e in sorted(slow, reverse=True)[:SLOWEST]],
