@@ -580,7 +580,7 @@ class Tracker:
             gap = tdiff(now, self.t_seen)
             if gap < 60:
                 return  # seen just now: nothing can have timed out
-            if (self._blind_path(self._predict(now)) or (gap > _LOST_MS and self._near_blind())
+            if (self._blind_path(self.seen, self._predict(now)) or (gap > _LOST_MS and self._near_blind())
                     or self._fringe()) and not self._through_blind(gap):
                 # in a blind region (or lost, slow, next to one): sensors cannot see it
                 # there, so absence proves nothing yet
@@ -654,13 +654,10 @@ class Tracker:
                 self.state = _NONE
                 self.cand = -1
 
-    def _blind_path(self, p):
-        # Is any of the track between where the marble was last seen and where it is
-        # predicted to be blind? Then its absence proves nothing yet.
-        return self._blind_between(self.seen, p)
-
-    def _blind_between(self, a, p):
-        # is any degree of the track from a to p (cd, unwrapped; at most 120 deg) blind?
+    def _blind_path(self, a, p):
+        # Is any of the track from a to p (cd, unwrapped; at most 120 deg) blind? From where
+        # the marble was last seen to where it is predicted to be: its absence proves
+        # nothing yet. Between two readings off the track: it crossed unseen (_miss).
         step = 100 if p >= a else -100
         n = (p - a) // step
         if n > 120:
@@ -975,7 +972,11 @@ class Tracker:
         # that agree with each other (up to 600 deg/s between them) grows, or starts anew
         gap = tdiff(now, self.miss_t)
         near = 300 + gap * 60
-        if self.miss_n and -near < x - self.miss_x < near and self._chains(gap, self.miss_x, x):
+        # (up to 400 ms apart with a blind arc between them, which the marble crossed
+        # unseen: a fast flick from beside dead sensor 2's arc was read once before it
+        # and once after, 208 ms apart, and called off the ring: dead:2, seed 3, flick 426)
+        if self.miss_n and -near < x - self.miss_x < near and (gap < _CHAIN_MS or (
+                gap < 2 * _CHAIN_MS and self._blind_path(self.miss_x, x))):
             self.miss_n += 1
         else:
             # One stray reading between two of the marble's must not cost the chain: the
@@ -985,7 +986,8 @@ class Tracker:
             # 8 ms later; misaimed:2, seed 3, flick 122).
             gap = tdiff(now, self.mb_t)
             near = 300 + gap * 60
-            if self.mb_n and -near < x - self.mb_x < near and self._chains(gap, self.mb_x, x):
+            if self.mb_n and -near < x - self.mb_x < near and (gap < _CHAIN_MS or (
+                    gap < 2 * _CHAIN_MS and self._blind_path(self.mb_x, x))):
                 n = self.mb_n + 1
                 x0 = self.mb_x0
                 t0 = self.mb_t0
@@ -1003,15 +1005,6 @@ class Tracker:
             self.miss_t0 = t0
         self.miss_x = x
         self.miss_t = now
-
-    def _chains(self, gap, a, x):
-        """Do two readings gap ms apart, at a and x (cd), make a chain? Within _CHAIN_MS;
-        or twice that with a blind arc between them, which the marble crossed unseen (a
-        fast flick from beside a dead sensor's arc was read once before it and once after,
-        208 ms apart, and was called off the ring: dead:2, seed 3, flick 426)."""
-        if gap < _CHAIN_MS:
-            return True
-        return gap < 2 * _CHAIN_MS and self._blind_between(a, x)
 
     def _predict(self, now):
         return self.pos + self.vel * tdiff(now, self.t) // 1000
