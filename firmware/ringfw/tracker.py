@@ -189,6 +189,8 @@ class Tracker:
         self.miss_t = now
         self.miss_x0 = 0
         self.miss_t0 = now
+        self.miss_xp = 0       # the chain's reading before its last (_chain_v)
+        self.miss_tp = now
         self.mb_n = 0          # the chain that a disagreeing reading displaced (_miss)
         self.mb_x = 0
         self.mb_t = now
@@ -597,8 +599,7 @@ class Tracker:
                 # that saw it go gave two readings before the track was given up.)
                 far = 300 + tdiff(self.miss_t0, self.t_seen) * 60
                 if -far < self.miss_x0 - self.seen < far:
-                    span = tdiff(self.miss_t, self.miss_t0)
-                    self._jump(now, self.miss_x, (self.miss_x - self.miss_x0) * 1000 // span if span > 0 else 0)
+                    self._jump(now, self.miss_x, self._chain_v(self.miss_x, self.miss_t))
                     self.seen = self.miss_x
                     self.t = self.miss_t
                     self.t_seen = self.miss_t
@@ -978,6 +979,8 @@ class Tracker:
         if self.miss_n and -near < x - self.miss_x < near and (gap < _CHAIN_MS or (
                 gap < 2 * _CHAIN_MS and self._blind_path(self.miss_x, x))):
             self.miss_n += 1
+            self.miss_xp = self.miss_x
+            self.miss_tp = self.miss_t
         else:
             # One stray reading between two of the marble's must not cost the chain: the
             # chain it displaces is kept, and a reading that agrees with that one takes it
@@ -991,10 +994,14 @@ class Tracker:
                 n = self.mb_n + 1
                 x0 = self.mb_x0
                 t0 = self.mb_t0
+                self.miss_xp = self.mb_x
+                self.miss_tp = self.mb_t
             else:
                 n = 1
                 x0 = x
                 t0 = now
+                self.miss_xp = x
+                self.miss_tp = now
             self.mb_n = self.miss_n
             self.mb_x = self.miss_x
             self.mb_t = self.miss_t
@@ -1005,6 +1012,22 @@ class Tracker:
             self.miss_t0 = t0
         self.miss_x = x
         self.miss_t = now
+
+    def _chain_v(self, x, t):
+        """The speed (cd/s) of the chain of readings off the track that ends at x at t: from
+        its first reading, unless its last step goes the other way. Then the first was a
+        stray that the chain's 600 deg/s let in, and the last step is the marble's (a stray
+        42 deg ahead, then three readings of a marble rolling on at 37 deg/s: a jump at -298
+        deg/s, the track run back into dead sensor 2's arc and landed blind there, 42 deg
+        from the marble; dead:2, seed 3, flick 425)."""
+        span = tdiff(t, self.miss_t0)
+        v = (x - self.miss_x0) * 1000 // span if span > 0 else 0
+        g = tdiff(t, self.miss_tp)
+        if g > 0:
+            vb = (x - self.miss_xp) * 1000 // g
+            if (v > 0 > vb) or (v < 0 < vb):
+                return vb
+        return v
 
     def _predict(self, now):
         return self.pos + self.vel * tdiff(now, self.t) // 1000
@@ -1061,8 +1084,7 @@ class Tracker:
                 if self.nonsense[i] > 40:
                     self._fault(i, FAULT_NONSENSE)
                 return
-            span = tdiff(now, self.miss_t0)
-            self._jump(now, x, (x - self.miss_x0) * 1000 // span if span > 0 else 0)
+            self._jump(now, x, self._chain_v(x, now))
             pred = x
             r = 0
         self.miss_n = 0
