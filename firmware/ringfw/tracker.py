@@ -1758,12 +1758,16 @@ class Tracker:
         # (_at_arc): a marble at 250 deg/s, seen 12 deg out of the arc and placed at its end,
         # was then seen 14 and 25 deg further on, past that reach without the lag, and was
         # called off the ring (stuck:2, seed 1, flick 449).
+        # How far on it can be is what a marble rolls at 600 deg/s, not at the track's speed:
+        # lost at a dead sensor's arc, a marble at 260 deg/s was tracked at 105; every
+        # reading of it beyond the arc lay further on than that reached, and it was landed
+        # blind in the arc while it went round to 215 deg (dead:2, seed 2, flick 355).
         v = self.vel if self.vel >= 0 else -self.vel
         if v > _SELF_V:
             d = sdiff(ang, wrap(self.seen))
             if self.vel < 0:
                 d = -d
-            if d < -300 or d > 300 + _NEAR_BLIND + (v + 6000) * tdiff(now, self.t_seen) // 1000:
+            if d < -300 or d > 300 + _NEAR_BLIND + 60 * tdiff(now, self.t_seen):
                 return False
         gap = tdiff(now, self.bx_t)
         ok = self.bx_t >= 0 and gap < _CHAIN_MS and -(300 + gap * 60) < sdiff(ang, self.bx_a) < 300 + gap * 60
