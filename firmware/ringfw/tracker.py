@@ -124,6 +124,8 @@ _LEAVE_V = const(10000)    # cd/s: a track this slow when lost did not leave the
                            # leaves at 480 deg/s; a track lags a fast marble, seen 170 deg/s)
 _DECEL = const(1000)       # cd/s^2: a rolling marble slows at least this much (rolling resistance:
                            # 15.9 deg/s^2 on the simulated 180 mm track, sim/physics.py; less here)
+_PAST_BLIND = const(20)     # deg: a lone reading further past a blind arc than this is a stray:
+                            # the marble would have crossed that much seen track unseen
 _BLIND_V = const(25000)    # cd/s: slower than this a lost marble cannot be leaving the ring
 _Z2 = const(6)             # (z = 2.45)^2: a still window's thirds pass 99 % of the time
 # Half the trend (third against third, cd) of a marble that stops just as an 800 ms window
@@ -1105,7 +1107,18 @@ class Tracker:
                 if self.nonsense[i] > 40:
                     self._fault(i, FAULT_NONSENSE)
                 return
-            self._jump(now, x, self._chain_v(x, now))
+            c = self._chain_v(x, now)
+            d = x - self.miss_x0
+            if self.flicked and self.trk_n >= 3 and (c > 0 > d or c < 0 < d) \
+                    and not -v - 6000 < c < v + 6000:
+                # The chain turns back (_chain_v), faster than the followed marble rolls:
+                # strays (two of one sensor 80 deg ahead of a marble at 27 deg/s, 64 ms
+                # apart, chained with its reading and taken at -336 deg/s: the track run
+                # back into a dead arc, off the ring; dead:2, seed 1, flick 83). A marble
+                # that turns back does so slowly.
+                self.nonsense[i] += 1
+                return
+            self._jump(now, x, c)
             pred = x
             r = 0
         self.miss_n = 0
@@ -2158,7 +2171,8 @@ class Tracker:
                 dt = tdiff(self.dev0_t, self.dev_seen) + 2 * self.ring.budget_ms
                 a0 = self.dev0 if self.dev0 > 0 else -self.dev0
                 if a0 > 300 + (dt if dt > 0 else 0) * 60 or (
-                        0 <= self.dev_k and self.dev_k * 3 < self.k_rest):
+                        0 <= self.dev_k and self.dev_k * 3 < self.k_rest) or (
+                        self.dev_n < 2 and self._seen_past_blind(self.rest, self.dev0) > _PAST_BLIND):
                     d = 0
             v = 0
             dt = tdiff(self.dev_t, self.dev0_t)
@@ -2177,6 +2191,24 @@ class Tracker:
                 self.in_blind_since = now
                 return True
         return False
+
+    def _seen_past_blind(self, a, d):
+        """Whole degrees of seen track on the way from a to a + d (cd) beyond the first blind
+        degree on it (0 when the way has none)."""
+        step = 100 if d >= 0 else -100
+        n = d // step
+        if n > 180:
+            n = 180
+        cov = self.cover
+        blind = False
+        k = 0
+        for _j in range(n):
+            a += step
+            if cov[wrap(a) // 100] == 0:
+                blind = True
+            elif blind:
+                k += 1
+        return k
 
     def _left_others(self):
         """Has the marble left the rest point in the eyes of a sensor other than the one
