@@ -1038,19 +1038,26 @@ class Tracker:
 
     def _chain_v(self, x, t):
         """The speed (cd/s) of the chain of readings off the track that ends at x at t: from
-        its first reading, unless its last step goes the other way. Then the first was a
-        stray that the chain's 600 deg/s let in, and the last step is the marble's (a stray
-        42 deg ahead, then three readings of a marble rolling on at 37 deg/s: a jump at -298
-        deg/s, the track run back into dead sensor 2's arc and landed blind there, 42 deg
-        from the marble; dead:2, seed 3, flick 425)."""
+        its first reading, unless its last step goes the other way, slower. Then the first
+        was a stray that the chain's 600 deg/s let in, and the last step is the marble's (a
+        stray 42 deg ahead, then three readings of a marble rolling on at 37 deg/s: a jump at
+        -298 deg/s, the track run back into dead sensor 2's arc and landed blind there, 42 deg
+        from the marble; dead:2, seed 3, flick 425). A last step back faster than the whole
+        chain went is a stray's, before it or at its end (a faint far-end reading 12 deg
+        behind a marble leaving a blind arc at 35 deg/s, then the marble again: +280 deg/s
+        the wrong way, the track run off the other way and the marble landed blind in the arc
+        it had left; dead:9, seed 1, flick 573)."""
         span = tdiff(t, self.miss_t0)
         v = (x - self.miss_x0) * 1000 // span if span > 0 else 0
-        g = tdiff(t, self.miss_tp)
-        if g > 0:
-            vb = (x - self.miss_xp) * 1000 // g
-            if (v > 0 > vb) or (v < 0 < vb):
-                return vb
+        vb = self._step_v(x, t)
+        if (v > 0 > vb and v > -vb) or (v < 0 < vb and -v > vb):
+            return vb
         return v
+
+    def _step_v(self, x, t):
+        """The speed (cd/s) of the last step of the chain of readings off the track."""
+        g = tdiff(t, self.miss_tp)
+        return (x - self.miss_xp) * 1000 // g if g > 0 else 0
 
     def _predict(self, now):
         return self.pos + self.vel * tdiff(now, self.t) // 1000
@@ -1107,18 +1114,18 @@ class Tracker:
                 if self.nonsense[i] > 40:
                     self._fault(i, FAULT_NONSENSE)
                 return
-            c = self._chain_v(x, now)
+            c = self._step_v(x, now)
             d = x - self.miss_x0
             if self.flicked and self.trk_n >= 3 and (c > 0 > d or c < 0 < d) \
                     and not -v - 6000 < c < v + 6000:
-                # The chain turns back (_chain_v), faster than the followed marble rolls:
+                # The chain turns back, faster than the followed marble rolls:
                 # strays (two of one sensor 80 deg ahead of a marble at 27 deg/s, 64 ms
                 # apart, chained with its reading and taken at -336 deg/s: the track run
                 # back into a dead arc, off the ring; dead:2, seed 1, flick 83). A marble
                 # that turns back does so slowly.
                 self.nonsense[i] += 1
                 return
-            self._jump(now, x, c)
+            self._jump(now, x, self._chain_v(x, now))
             pred = x
             r = 0
         self.miss_n = 0
