@@ -124,6 +124,8 @@ _LEAVE_V = const(10000)    # cd/s: a track this slow when lost did not leave the
                            # leaves at 480 deg/s; a track lags a fast marble, seen 170 deg/s)
 _DECEL = const(1000)       # cd/s^2: a rolling marble slows at least this much (rolling resistance:
                            # 15.9 deg/s^2 on the simulated 180 mm track, sim/physics.py; less here)
+_FRONT_MS = const(1500)    # a run of minimum-range failures this long, a flick due from a
+                            # blind landing and no sensor ranging there: it rests in front (_front)
 _PAST_BLIND = const(20)     # deg: a lone reading further past a blind arc than this is a stray:
                             # the marble would have crossed that much seen track unseen
 _BLIND_V = const(25000)    # cd/s: slower than this a lost marble cannot be leaving the ring
@@ -304,8 +306,11 @@ class Tracker:
             # trusted again with this reading: it is the marble's too (a sensor back from a
             # loose contact may be the only one that sees it, in the arc its silence left)
         if ang < 0:
-            if status == hal.STATUS_MIN_RANGE_FAIL and sig >= _NEAR_SIG and self.state != _NONE:
-                self._near(now, i)
+            if status == hal.STATUS_MIN_RANGE_FAIL and sig >= _NEAR_SIG:
+                if self.state != _NONE:
+                    self._near(now, i)
+                else:
+                    self._front(now, i)
             elif valid and self.state == _REST and sig >= 4 * self.bg_sig[i] > 0 \
                     and rng <= self.ring.range_max + 25:
                 # A bright reading just past the far end of a window whose last degrees
@@ -1004,6 +1009,38 @@ class Tracker:
             dt = tdiff(now, self.t)
             pred = self.pos + self.vel * (dt if dt < 150 else 150) // 1000
             self._miss(now, pred + sdiff(a, wrap(pred)))
+
+    def _front(self, now, i):
+        """No track, and sensor i sees a bright return nearer than its minimum range. A flick
+        due from a blind landing that took the marble in front of a sensor where no healthy
+        sensor ranges (the previous one out: only its far end reached the first 11 deg past
+        this one) leaves it found by nothing but these failures: the flick was never
+        answered (dead:9, seed 3, flick 599). A run of them that began while that flick was
+        due, _FRONT_MS long, lands it blind over the stretch in front of the sensor."""
+        r = self.ring
+        a = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (r.view_min[i] // 2))
+        if self.fr_i != i or tdiff(now, self.fr_t) > _LOST_MS:
+            self.fr_i = i
+            self.fr_t0 = now
+            self.fr_ok = self.armed and self.blind_a >= 0 and self.cover[a // 100] == 0
+        self.fr_t = now
+        if not (self.fr_ok and self.armed and self.blind_a >= 0) or tdiff(now, self.fr_t0) < _FRONT_MS:
+            return
+        self.fr_i = -1
+        near = r.offset_table[_MIN_RANGE_MM] if _MIN_RANGE_MM <= r.range_max else r.view_min[i]
+        x = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (near // 2))
+        self.start = x - sdiff(x, self.blind_a)   # from where it landed blind, the shorter way
+        self.dir = 1 if x > self.start else -1
+        self._event(EV_MOVING, self.blind_a, self.dir, 0, 0, 0, 0)
+        self.flicked = True
+        self.redo = False
+        self.pos = x
+        self.vel = r.sensor_dir[i]     # (its sign: the arc runs from the sensor that way)
+        self.seen = r.sensor_angle[i]
+        self.t = now
+        self.t_seen = now
+        self.in_blind_since = now
+        self._land_blind(now, near)
 
     def _miss(self, now, x):
         # a reading off the track's gate, at x (cd, unwrapped): the chain of such readings
