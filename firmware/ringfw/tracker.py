@@ -969,12 +969,15 @@ class Tracker:
             fresh = self.dev_n and tdiff(now, self.dev_t) < _CHAIN_MS
             if fresh and self.dev_i != i and (d > 0) == (self.dev > 0):
                 if not self.dev_m & (1 << i) and (d > self.dev if d > 0 else d < self.dev):
-                    # a sensor new to the chain, further on its way: the marble is still
-                    # going, the chain stays fresh for the next valid reading (a flick at
-                    # 290 deg/s read once by sensor 0's window, then only by sensors 1 and
-                    # 2's minimum range: the chain went stale, and the rest's loss 200 ms
-                    # after its one reading was a flick off the ring; bus-stuck, seed 2,
-                    # flick 359)
+                    # a sensor new to the chain, further on its way: the marble is there
+                    # now, and the chain goes on from there for the next valid reading (a
+                    # flick at 290 deg/s read once by sensor 0's window, then only by
+                    # sensors 1 and 2's minimum range: the chain went stale, and the rest's
+                    # loss 200 ms after its one reading was a flick off the ring; bus-stuck,
+                    # seed 2, flick 359). Its place and time both: with the time alone, the
+                    # next reading was measured against the old place and too far from it
+                    # for the short time (stuck:9, seed 2, flick 422: off the ring).
+                    self.dev = d
                     self.dev_t = now
                 self.dev_m |= 1 << i
                 if self.dev_n >= 3:
