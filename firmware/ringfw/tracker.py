@@ -248,7 +248,16 @@ class Tracker:
         if self.mute[i]:
             self.mute[i] = 0
             if not self.faulty[i]:
+                c = self.cover[wrap(self.rest) // 100]
                 self._recompute_cover()
+                if self.state == _REST and not c and self.cover[wrap(self.rest) // 100]:
+                    # The rest point was seen by no answering sensor while this one was
+                    # silent: its absence till now proves nothing, the rest's lost time
+                    # starts again (the one sensor that saw a resting marble browned out as
+                    # it was flicked; back, it saw nothing, and a flick was armed: off the
+                    # ring at once, before the chain of the marble going could form;
+                    # brownout:2, seed 1, flick 98, in stop 32 and 33's sweeps alike)
+                    self.t_seen = now
         self.last_seen[i] = now
         if status == hal.STATUS_HARDWARE_FAIL:
             self._fault(i, FAULT_HARDWARE)
