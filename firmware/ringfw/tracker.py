@@ -624,6 +624,24 @@ class Tracker:
                     self.mb_n = 0
                     return
             if gap > _LOST_MS:
+                if self.arm_s and not self.flicked:
+                    e = self.sm - self.arm_x
+                    s = 1 if e > 0 else -1
+                    if e * s > _FLICK_MIN and self.vel * s > _SELF_V + self.arm_v * s:
+                        # Armed while it settled, and it went on 3 deg from there at
+                        # 20 deg/s more than it rolled then: the flick came, and the track
+                        # had not yet taken it for one (it does at 10 deg from where it
+                        # was found). A gentle flick of a marble still settling from the
+                        # flick before, lost at 47 deg/s between two windows, was called
+                        # off the ring (seed 8, flick 259). From here it is a flick.
+                        self.flicked = True
+                        self.start = self.arm_x
+                        self.dir = s
+                        self.ext = self.sm
+                        self.ext_t = now
+                        self.tp_last = self.start
+                        self.tp_t = now
+                        self._event(EV_MOVING, wrap(self.start), s, 0, 0, 0, 0)
                 # gone while rolling: off the ring if it was flicked, or if the host had
                 # armed a flick (a marble still settling from being set down is flicked off)
                 if self.flicked and not self.redo and self.trk_n >= 3 and -_LEAVE_V < self.vel < _LEAVE_V:
@@ -719,6 +737,11 @@ class Tracker:
         """The host expects a flick now: a marble that vanishes from rest went off the ring
         (without this, it may have been picked up)."""
         self.armed = on
+        # a marble still settling (found again, not yet still) when the flick is due: where
+        # and how fast it rolled then, so a flick of it can be told from its settling
+        self.arm_s = on and self.state == _SETTLING and not self.flicked
+        self.arm_x = self.sm
+        self.arm_v = self.vel
 
     def focus(self):
         """The sensor that alone sees the marble while it rests or rolls slowly (the schedule
@@ -792,6 +815,7 @@ class Tracker:
         self.t_seen = now
         self.start = ang
         self.flicked = False
+        self.arm_s = False
         self.wn = 0
         self._push(now, ang)
 

@@ -106,6 +106,9 @@ def tracker(self, ring):
     self.next_tick = 0
     self.tick_t = 0
     self.armed = False
+    self.arm_s = False                        # armed while it settled: where (sm, cd) and
+    self.arm_x = 0                            # ... how fast (cd/s) it rolled then
+    self.arm_v = 0
     self.low = 0
     self.roll_n = 0
     self.roll_lo = 0
