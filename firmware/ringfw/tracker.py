@@ -901,8 +901,35 @@ class Tracker:
                 self.dev_t = now
                 self.dev_i = i
                 self.dev_m = 1 << i
+            elif (self.dev_n == 2 and (d > 0) == (self.dev0 > 0) and a0 - 100 <= ad < adev - 100
+                    and ad - a0 <= 300 + tdiff(now, self.dev0_t) * 60):
+                # Behind the chain's last reading, but on from its first at a marble's
+                # speed. Two such in a row, each on from the other, and the chain's last
+                # was the stray: the marble is these. (A stray 33 deg on, just after sensor
+                # 3's last reading of a flick at 100 deg/s, made a chain of 390 deg/s; the
+                # track, sent into dead sensor 5's arc that fast, called the marble off the
+                # ring when it was not out by then: dead:5, seed 1, flick 385.)
+                ar = self.rv if self.rv > 0 else -self.rv
+                gr = tdiff(now, self.rv_t)
+                if (self.rv_n and tdiff(self.rv_t, self.dev_t) > 0 and gr < _CHAIN_MS
+                        and (d > 0) == (self.rv > 0) and ad >= ar - 100 and ad - ar <= 300 + gr * 60):
+                    self.devp = self.rv
+                    self.devp_t = self.rv_t
+                    self.dev_n = 3
+                    self.dev_m |= 1 << i
+                    self.dev = d
+                    self.dev_k = self.rk
+                    self.dev_t = now
+                    self.dev_i = i
+                    self.rv_n = 0
+                    self._start_moving(now, d)
+                else:
+                    self.rv = d
+                    self.rv_t = now
+                    self.rv_n = 1
             return
         else:
+            self.rv_n = 0
             self.dev = d
             self.dev_k = self.rk
             self.dev_seen = self.t_seen

@@ -106,6 +106,9 @@ def tracker(self, ring):
     self.next_tick = 0
     self.tick_t = 0
     self.armed = False
+    self.rv_n = 0                             # a reading behind a rest's chain of two, on
+    self.rv = 0                               # ... from its first (cd from the rest), and
+    self.rv_t = 0                             # ... when: the chain's last may be a stray
     self.arm_s = False                        # armed while it settled: where (sm, cd) and
     self.arm_x = 0                            # ... how fast (cd/s) it rolled then
     self.arm_v = 0
