@@ -317,9 +317,9 @@ class Tracker:
         if ang < 0:
             if status == hal.STATUS_MIN_RANGE_FAIL and sig >= _NEAR_SIG:
                 if self.state != _NONE:
-                    self._near(now, i)
+                    self._near(now, i, rng)
                 else:
-                    self._front(now, i)
+                    self._front(now, i, rng)
             elif valid and self.state == _REST and sig >= 4 * self.bg_sig[i] > 0 \
                     and rng <= self.ring.range_max + 25:
                 # A bright reading just past the far end of a window whose last degrees
@@ -992,7 +992,7 @@ class Tracker:
         self._push(now, self.pos)
         self._event(EV_MOVING, wrap(self.rest), self.dir, 0, 0, 0, 0)
 
-    def _near(self, now, i):
+    def _near(self, now, i, rng):
         """Sensor i sees a bright return nearer than its minimum range: the marble is right in
         front of it, short of its window (under ~10 deg from it, where only the neighbour's
         faint far window sees it), not gone. Where the track is that close, or the marble
@@ -1069,11 +1069,17 @@ class Tracker:
             # deg, then only by sensor 10's minimum range, stuck sensor 9's arc between;
             # a chain of one was no evidence, and the track was given up 24 ms later: off
             # the ring (stuck:9, seed 3, flick 526).
+            if self.flicked and self.in_blind_since >= 0 and self.cover[a // 100] == 0 \
+                    and self._in_arc(wrap(self.seen), a):
+                # ... and in the blind arc the track is lost in: it may rest there (_front)
+                self._front(now, i, rng)
+                if self.state == _NONE:
+                    return
             dt = tdiff(now, self.t)
             pred = self.pos + self.vel * (dt if dt < 150 else 150) // 1000
             self._miss(now, pred + sdiff(a, wrap(pred)))
 
-    def _front(self, now, i):
+    def _front(self, now, i, rng):
         """No track, and sensor i sees a bright return nearer than its minimum range. A flick
         due from a blind landing that took the marble in front of a sensor where no healthy
         sensor ranges (the previous one out: only its far end reached the first 11 deg past
@@ -1082,21 +1088,38 @@ class Tracker:
         due, _FRONT_MS long, lands it blind over the stretch in front of the sensor."""
         r = self.ring
         a = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (r.view_min[i] // 2))
+        # (or a flicked track lost in a blind arc that holds this stretch: _near; a slow
+        # flick into stuck sensor 2's arc rested 3 deg past sensor 3, and was read only by
+        # its failures; 2.8 s on, a stray 107 deg away took the track, and it was called
+        # off the ring: stuck:2, seed 1, flick 551)
+        mv = self.state != _NONE
+        due = (self.flicked and self.in_blind_since >= 0) if mv else (self.armed and self.blind_a >= 0)
         if self.fr_i != i or tdiff(now, self.fr_t) > _LOST_MS:
             self.fr_i = i
             self.fr_t0 = now
-            self.fr_ok = self.armed and self.blind_a >= 0 and self.cover[a // 100] == 0
+            self.fr_ok = due and self.cover[a // 100] == 0
+            self.fr_s = 0
+            self.fr_n = 0
         self.fr_t = now
-        if not (self.fr_ok and self.armed and self.blind_a >= 0) or tdiff(now, self.fr_t0) < _FRONT_MS:
+        if 0 < rng < _MIN_RANGE_MM and self.fr_n < 255:
+            self.fr_s += rng
+            self.fr_n += 1
+        if not (self.fr_ok and due) or tdiff(now, self.fr_t0) < _FRONT_MS:
             return
         self.fr_i = -1
         near = r.offset_table[_MIN_RANGE_MM] if _MIN_RANGE_MM <= r.range_max else r.view_min[i]
-        x = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (near // 2))
-        self.start = x - sdiff(x, self.blind_a)   # from where it landed blind, the shorter way
-        self.dir = 1 if x > self.start else -1
-        self._event(EV_MOVING, self.blind_a, self.dir, 0, 0, 0, 0)
-        self.flicked = True
-        self.redo = False
+        # where in that stretch: the failures' own mean range, though under the minimum
+        # (the device still ranges there, less surely), or else its middle
+        f = r.offset_table[self.fr_s // self.fr_n] if self.fr_n else near // 2
+        x = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (f if 0 < f < near else near // 2))
+        if mv:
+            x = self.pos + sdiff(x, wrap(self.pos))   # (on from the track: its travel)
+        else:
+            self.start = x - sdiff(x, self.blind_a)   # from where it landed blind, the shorter way
+            self.dir = 1 if x > self.start else -1
+            self._event(EV_MOVING, self.blind_a, self.dir, 0, 0, 0, 0)
+            self.flicked = True
+            self.redo = False
         self.pos = x
         self.vel = r.sensor_dir[i]     # (its sign: the arc runs from the sensor that way)
         self.seen = r.sensor_angle[i]

@@ -58,7 +58,9 @@ def tracker(self, ring):
     self.fr_i = -1                            # a run of bright minimum-range failures in
     self.fr_t0 = 0                            # ... state none (_front): its sensor, start,
     self.fr_t = 0                             # ... last one, and whether a flick from a
-    self.fr_ok = False                        # ... blind landing was due when it began
+    self.fr_ok = False                        # ... blind landing was due when it began,
+    self.fr_s = 0                             # ... and the sum and count of its ranges (mm)
+    self.fr_n = 0
     self.bl_was = -1                          # found at the edge of the arc it landed blind in
     self.bw_from = -1                         # found after leaving a blind arc unseen: where
     self.bw_a = 0                             # ... it landed blind, where it was found; its
