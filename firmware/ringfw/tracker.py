@@ -644,7 +644,8 @@ class Tracker:
                         self._event(EV_MOVING, wrap(self.start), s, 0, 0, 0, 0)
                 # gone while rolling: off the ring if it was flicked, or if the host had
                 # armed a flick (a marble still settling from being set down is flicked off)
-                if self.flicked and not self.redo and self.trk_n >= 3 and -_LEAVE_V < self.vel < _LEAVE_V:
+                if self.flicked and not self.redo and (self.trk_n >= 3 or (self.trk_n >= 2 and self.chain3)) \
+                        and -_LEAVE_V < self.vel < _LEAVE_V:
                     # ... but a marble leaves the ring only fast (it rides up the wall at
                     # 1.5 m/s, 480 deg/s): this one, followed slow, rests unseen a little
                     # further on (a sensor that should see it there does not: knocked off
@@ -654,6 +655,9 @@ class Tracker:
                     # more, then seen again as it slows further on. So it is followed until
                     # it must have stopped (the track's gate widens meanwhile), and only
                     # then lands blind, over as far as it can have rolled.
+                    # (A start from a chain of three and two readings since is followed
+                    # too: a flick at 39 deg/s, read so, then lost between two windows,
+                    # was called off the ring; level, seed 8, flick 259.)
                     v = self.vel if self.vel > 0 else -self.vel
                     if gap < _LOST_MS + v * 1000 // _DECEL and gap < _BLIND_MS:
                         return
@@ -816,6 +820,7 @@ class Tracker:
         self.start = ang
         self.flicked = False
         self.arm_s = False
+        self.chain3 = False
         self.wn = 0
         self._push(now, ang)
 
@@ -966,6 +971,7 @@ class Tracker:
         # 570 deg/s, seen twice, read as 95 deg/s and "may rest in the blind arc")
         dt = tdiff(self.dev_t, self.dev0_t)
         self.vel = (d - self.dev0) * 1000 // dt if dt > 0 else 0
+        self.chain3 = self.dev_n >= 3 and d == self.dev    # (that speed: of three readings)
         self._slower_span(d)
         # A flick starts fast; a marble that creeps off by itself is on a slope. When the
         # host has armed a flick, a slow start is still that flick.

@@ -111,6 +111,7 @@ def tracker(self, ring):
     self.rv_n = 0                             # a reading behind a rest's chain of two, on
     self.rv = 0                               # ... from its first (cd from the rest), and
     self.rv_t = 0                             # ... when: the chain's last may be a stray
+    self.chain3 = False                       # the track began from a chain of three
     self.arm_s = False                        # armed while it settled: where (sm, cd) and
     self.arm_x = 0                            # ... how fast (cd/s) it rolled then
     self.arm_v = 0
