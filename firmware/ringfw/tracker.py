@@ -128,6 +128,9 @@ _FRONT_MS = const(1500)    # a run of minimum-range failures this long, a flick 
                             # blind landing and no sensor ranging there: it rests in front (_front)
 _PAST_BLIND = const(20)     # deg: a lone reading further past a blind arc than this is a stray:
                             # the marble would have crossed that much seen track unseen
+_SEEN_WAY = const(90)       # deg: ... or with more seen track than this on its way from the
+                            # rest (at 600 deg/s a marble crosses 42 deg of it between two
+                            # readings of a sensor: 90 deg of it unread is a stray's way)
 _BLIND_V = const(25000)    # cd/s: slower than this a lost marble cannot be leaving the ring
 _Z2 = const(6)             # (z = 2.45)^2: a still window's thirds pass 99 % of the time
 # Half the trend (third against third, cd) of a marble that stops just as an 800 ms window
@@ -2326,12 +2329,15 @@ class Tracker:
                 # "seen", a bright minimum-range failure of the sensor the marble passes,
                 # does not count), or one far dimmer than the resting marble (misaimed:9
                 # seed 1 flick 579: one 161 deg away sent the track there, where it found
-                # nothing: "off the ring"; noisy:2 seed 3 flick 994: a dim one 35 deg back)
+                # nothing: "off the ring"; noisy:2 seed 3 flick 994: a dim one 35 deg back),
+                # or a lone one with too much seen track on its way (dead:2, seed 1, flick
+                # 155: a stray 150 deg cw, 250 ms on, of a marble flicked ccw into the dead arc)
                 dt = tdiff(self.dev0_t, self.dev_seen) + 2 * self.ring.budget_ms
                 a0 = self.dev0 if self.dev0 > 0 else -self.dev0
                 if a0 > 300 + (dt if dt > 0 else 0) * 60 or (
                         0 <= self.dev_k and self.dev_k * 3 < self.k_rest) or (
-                        self.dev_n < 2 and self._seen_past_blind(self.rest, self.dev0) > _PAST_BLIND):
+                        self.dev_n < 2 and self._seen_past_blind(self.rest, self.dev0) > _PAST_BLIND) or (
+                        self.dev_n < 2 and self._seen_past_blind(self.rest, self.dev0, True) > _SEEN_WAY):
                     d = 0
             v = 0
             dt = tdiff(self.dev_t, self.dev0_t)
@@ -2351,15 +2357,15 @@ class Tracker:
                 return True
         return False
 
-    def _seen_past_blind(self, a, d):
+    def _seen_past_blind(self, a, d, every=False):
         """Whole degrees of seen track on the way from a to a + d (cd) beyond the first blind
-        degree on it (0 when the way has none)."""
+        degree on it (0 when the way has none); every: all of them."""
         step = 100 if d >= 0 else -100
         n = d // step
         if n > 180:
             n = 180
         cov = self.cover
-        blind = False
+        blind = every
         k = 0
         for _j in range(n):
             a += step
