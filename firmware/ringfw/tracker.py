@@ -128,9 +128,9 @@ _FRONT_MS = const(1500)    # a run of minimum-range failures this long, a flick 
                             # blind landing and no sensor ranging there: it rests in front (_front)
 _PAST_BLIND = const(20)     # deg: a lone reading further past a blind arc than this is a stray:
                             # the marble would have crossed that much seen track unseen
-_SEEN_WAY = const(90)       # deg: ... or with more seen track than this on its way from the
+_SEEN_WAY = const(60)       # deg: ... or with more seen track than this on its way from the
                             # rest (at 600 deg/s a marble crosses 42 deg of it between two
-                            # readings of a sensor: 90 deg of it unread is a stray's way)
+                            # readings of a sensor: 60 deg of it unread is a stray's way)
 _BLIND_V = const(25000)    # cd/s: slower than this a lost marble cannot be leaving the ring
 _Z2 = const(6)             # (z = 2.45)^2: a still window's thirds pass 99 % of the time
 # Half the trend (third against third, cd) of a marble that stops just as an 800 ms window
