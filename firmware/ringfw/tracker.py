@@ -1904,6 +1904,14 @@ class Tracker:
             d = wrap(seen - self.arc_lo * 100)
         if d > HALF_TURN:
             return False     # the arc nearest is behind it
+        if self.bx_t >= 0 and tdiff(self.tick_t, self.bx_t) < _CHAIN_MS and tdiff(self.bx_t, self.t_seen) > 0 \
+                and (sdiff(self.bx_a, seen) > 0) == (self.vel > 0):
+            # ... but a reading out of the arc the way it went came just now: it may be out,
+            # slower than the track had it; the next reading decides (_from_blind). (A
+            # flick at 344 deg/s through stuck sensor 2's arc, read 50 deg on at 200, was
+            # called off the ring 48 ms before the reading that confirmed it: stuck:2,
+            # seed 3, flick 311.)
+            return False
         return gap > _LOST_MS + d * 1000 // v
 
     def _near_blind(self):
