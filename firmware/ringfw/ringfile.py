@@ -211,6 +211,19 @@ def ring_from(d, digest=0):
         # what calibration and the marble's place across the groove leave in one landing's
         # angle (a sigma, measured: docs/simulator.md): it does not average out over readings
         r.cal_sigma = _cd(det.get("calibration_sigma_deg", 0))
+        # ... larger where the nearest sensor that sees the landing sees it further out (the
+        # blend at a window's far end, the groove's width there): [from_deg, sigma_deg] pairs
+        tab = det.get("calibration_sigma_by_offset", [])
+        r.cal_off = filled("H", len(tab))
+        r.cal_sig = filled("H", len(tab))
+        for j in range(len(tab)):
+            r.cal_off[j] = _cd(tab[j][0])
+            r.cal_sig[j] = _cd(tab[j][1])
+            if not 0 <= r.cal_off[j] < 9000 or not 0 <= r.cal_sig[j] < 1000 or (
+                    j and r.cal_off[j] <= r.cal_off[j - 1]):
+                raise RingError("ring.json detection: calibration_sigma_by_offset must be "
+                                "[from_deg, sigma_deg] pairs, from_deg rising within 0..90, "
+                                "sigma_deg under 10")
         r.still_ms = int(det.get("still_ms", 300))
         r.still_ms_tilted = int(det.get("still_ms_tilted", 2000))
         if not 0 < r.still_ms <= r.still_ms_tilted <= 30000:

@@ -1661,7 +1661,7 @@ class Tracker:
             # 0.4 deg under the physical model, which no number of readings averages away).
             # Both set the band (stop 28: with the rest point's alone, 14 landings in 10,000
             # were wrong and not flagged; with both, 1 in 10,000) and the confidence.
-            cs = self.ring.cal_sigma
+            cs = self._cal_sigma(a)
             if cs > 0:
                 u = isqrt(u * u + cs * cs)
             if edge >= self.ring.sigmas_x10 * u // 10:
@@ -1693,6 +1693,29 @@ class Tracker:
         self.flicked = False
         self.self_start = False
         self.turns = 0
+
+    def _cal_sigma(self, a):
+        """What calibration and the marble's place across the groove leave in a landing at a
+        (cd): a sigma (cd) that grows with how far out the nearest healthy sensor that sees a
+        sees it (ring.json calibration_sigma_by_offset; docs/simulator.md, "Stop 34": the
+        landings' errors, 0.35-0.45 deg within 30 deg of a sensor, 0.72 at 35-45 deg)."""
+        r = self.ring
+        cs = r.cal_sigma
+        m = len(r.cal_off)
+        if not m:
+            return cs
+        near = r.offset_table[_MIN_RANGE_MM] if _MIN_RANGE_MM <= r.range_max else 0
+        best = FULL_TURN
+        for i in range(self.n):
+            if self.faulty[i]:
+                continue
+            off = ((a - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
+            if off >= near and r.view_min[i] <= off <= r.view_max[i] and off < best:
+                best = off
+        for j in range(m):
+            if best >= r.cal_off[j]:
+                cs = r.cal_sig[j]
+        return cs
 
     def _rest_evidence(self, x):
         # Where marbles that rolled off by themselves came to rest: on a tilted ring,
