@@ -70,6 +70,9 @@ def test_reading_from_a_file_gives_the_same_ring(tmp_path):
     (lambda d: d["sides"]["darts"].update(start="99"), "start space '99' is not one of its spaces"),
     (lambda d: d["sides"].update({"two words": d["sides"]["darts"]}), "side name 'two words'"),
     (lambda d: d["detection"].update(still_ms_tilted=60000), "still_ms and still_ms_tilted"),
+    (lambda d: d["detection"].update(calibration_sigma_by_offset=[[30, 0.5], [20, 0.7]]),
+     "calibration_sigma_by_offset must be"),
+    (lambda d: d["detection"].update(calibration_sigma_by_offset=[[30, 12]]), "sigma_deg under 10"),
     (lambda d: d["leds"].pop("budget_ma"), "budget_ma"),
     (lambda d: d["track"].update(radius_mm="wide"), "wrong type"),
 ])
