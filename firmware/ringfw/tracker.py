@@ -126,6 +126,7 @@ _DECEL = const(1000)       # cd/s^2: a rolling marble slows at least this much (
                            # 15.9 deg/s^2 on the simulated 180 mm track, sim/physics.py; less here)
 _FRONT_MS = const(1500)    # a run of minimum-range failures this long, a flick due from a
                             # blind landing and no sensor ranging there: it rests in front (_front)
+_BEHIND = const(300)        # cd: a marble this far behind a lens can still fail its minimum range
 _PAST_BLIND = const(20)     # deg: a lone reading further past a blind arc than this is a stray:
                             # the marble would have crossed that much seen track unseen
 _SEEN_WAY = const(60)       # deg: ... or with more seen track than this on its way from the
@@ -1118,9 +1119,10 @@ class Tracker:
         self.fr_i = -1
         near = r.offset_table[_MIN_RANGE_MM] if _MIN_RANGE_MM <= r.range_max else r.view_min[i]
         # where in that stretch: the failures' own mean range, though under the minimum
-        # (the device still ranges there, less surely), or else its middle
+        # (the device still ranges there, less surely), or else its middle; a range nearer
+        # than the table's first degree is a marble at the lens itself
         f = r.offset_table[self.fr_s // self.fr_n] if self.fr_n else near // 2
-        x = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (f if 0 < f < near else near // 2))
+        x = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (f if f < near else near // 2))
         if mv:
             x = self.pos + sdiff(x, wrap(self.pos))   # (on from the track: its travel)
         else:
@@ -1131,7 +1133,11 @@ class Tracker:
             self.redo = False
         self.pos = x
         self.vel = r.sensor_dir[i]     # (its sign: the arc runs from the sensor that way)
-        self.seen = r.sensor_angle[i]
+        # ... from _BEHIND before the lens: a marble centred there still fills the cone's
+        # nearest part (sensor 10's failures at 1-6 mm of a marble 0.2 deg behind it were
+        # landed on the space in front only: stuck:9, seed 3, flick 437)
+        self.seen = wrap(r.sensor_angle[i] - r.sensor_dir[i] * _BEHIND)
+        near += _BEHIND
         self.t = now
         self.t_seen = now
         self.in_blind_since = now
