@@ -1024,7 +1024,12 @@ class Tracker:
                 # ... but not in a blind arc (the previous sensor, whose window's far end
                 # sees there, out): a marble kept "seen" so was never landed (dead:9, seed
                 # 3, flick 308: at rest 2.8 deg past sensor 10, no verdict). It lands blind
-                # there, as in any blind arc.
+                # there, as in any blind arc: in front of this sensor if its failures last
+                # (_front; a marble stopped 9.5 deg past sensor 10, stuck sensor 9 out, was
+                # kept for 3 s, then a stray 150 deg away took the track: stuck:9, seed 3,
+                # flick 152)
+                if self.flicked and self.in_blind_since >= 0:
+                    self._front(now, i, rng)
                 return
             self.t_seen = now
         elif self.state == _REST:
