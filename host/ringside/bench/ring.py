@@ -454,6 +454,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     out["bus"] = board.bus
     out["blind_landings"] = stats["blind_landings"]
     out["fixed_band"] = fixed_band(landed, spaces)
+    out["angle_error_by_offset"] = error_by_offset(landed, board.ring_dict)
     if fault_specs or random_faults:
         out["faults"] = [fa.report() for fa in done_faults + active]
     if random_faults:
@@ -507,6 +508,49 @@ def fixed_band(landed: list, spaces: Any) -> list:
                 mis += 1
         out.append([b, round(amb / n, 4) if n else None, mis])
     return out
+
+
+OFFSET_BIN_DEG = 5
+
+
+def error_by_offset(landed: list, ring_dict: dict) -> list:
+    """The landings' angle errors by how far out the nearest sensor that can range the true
+    place sees it (degrees from the sensor, past its minimum range; every sensor counted):
+    [from_deg, landings, mean error, rms error] per 5-degree bin, and [None, ...] for places
+    no sensor ranges. This is what ring.json's calibration_sigma_by_offset is measured from
+    (docs/simulator.md, "Stop 34")."""
+    from ringfw.ringfile import ring_from
+    r = ring_from(ring_dict)
+    near = r.offset_table[30] if 30 <= r.range_max else 0
+    bins: dict = {}
+    for rep, true in landed:
+        a = int(round(true * 100)) % 36000
+        best = None
+        for i in range(r.sensor_count):
+            off = ((a - r.sensor_angle[i]) * r.sensor_dir[i]) % 36000
+            if off >= near and r.view_min[i] <= off <= r.view_max[i] and (best is None or off < best):
+                best = off
+        key = None if best is None else best // (OFFSET_BIN_DEG * 100) * OFFSET_BIN_DEG
+        e = (rep - true + 180.0) % 360.0 - 180.0
+        b = bins.setdefault(key, [0, 0.0, 0.0])
+        b[0] += 1
+        b[1] += e
+        b[2] += e * e
+    return [[k, n, round(s1 / n, 3), round(math.sqrt(s2 / n), 3)]
+            for k, (n, s1, s2) in sorted(bins.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))]
+
+
+def pool_error_by_offset(tables: list) -> list:
+    """error_by_offset's rows of several runs, pooled (counts added, means and rms weighted)."""
+    acc: dict = {}
+    for rows in tables:
+        for k, n, m, q in rows:
+            b = acc.setdefault(k, [0, 0.0, 0.0])
+            b[0] += n
+            b[1] += m * n
+            b[2] += q * q * n
+    return [[k, n, round(s1 / n, 3), round(math.sqrt(s2 / n), 3)]
+            for k, (n, s1, s2) in sorted(acc.items(), key=lambda kv: (kv[0] is None, kv[0] or 0))]
 
 
 SWEEP_KEYS = ("marble", "baffle", "sensors", "ambient")
@@ -685,7 +729,9 @@ def run_seeds(seeds: list[int], jobs: int = 1, **kw: Any) -> dict:
         amb = [row[1] for row in rows if row[1] is not None]
         together.append([rows[0][0], round(sum(amb) / len(amb), 4) if amb else None,
                          sum(row[2] for row in rows)])
+    offs = [r["angle_error_by_offset"] for r in results if r.get("angle_error_by_offset")]
     return {"seeds": per, "worst": worst, "fixed_band_all_seeds": together,
+            "angle_error_by_offset_all_seeds": pool_error_by_offset(offs),
             "sensor_model": results[0]["sensor_model"],
             "flicks": kw.get("flicks"), "tilt_deg": kw.get("tilt", 0.0), "jobs": jobs,
             "wall_seconds": round(time.perf_counter() - wall0, 1)}
