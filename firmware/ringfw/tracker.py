@@ -1156,8 +1156,19 @@ class Tracker:
         # (up to 400 ms apart with a blind arc between them, which the marble crossed
         # unseen: a fast flick from beside dead sensor 2's arc was read once before it
         # and once after, 208 ms apart, and called off the ring: dead:2, seed 3, flick 426)
-        if self.miss_n and -near < x - self.miss_x < near and (gap < _CHAIN_MS or (
-                gap < 2 * _CHAIN_MS and self._blind_path(self.miss_x, x))):
+        ok = self.miss_n and -near < x - self.miss_x < near and (gap < _CHAIN_MS or (
+            gap < 2 * _CHAIN_MS and self._blind_path(self.miss_x, x)))
+        if ok and self.miss_n == 1 and self.mb_n:
+            # ... a chain of one that displaced one, and this reading agrees with both:
+            # the nearer is the marble's, the other a stray (sensor 8's stray 61 deg ahead,
+            # in the same millisecond as sensor 6's reading of a marble leaving a blind arc at
+            # 330 deg/s, took the next reading, 40 deg back, and the chain ran the wrong way:
+            # misaimed:5, seed 3, flick 268)
+            g = tdiff(now, self.mb_t)
+            if g < _CHAIN_MS and abs(x - self.mb_x) < abs(x - self.miss_x) \
+                    and -300 - g * 60 < x - self.mb_x < 300 + g * 60:
+                ok = False
+        if ok:
             self.miss_n += 1
             self.miss_xp = self.miss_x
             self.miss_tp = self.miss_t
