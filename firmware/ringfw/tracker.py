@@ -1095,15 +1095,16 @@ class Tracker:
             self._miss(now, pred + sdiff(a, wrap(pred)))
 
     def _front(self, now, i, rng):
-        """No track, and sensor i sees a bright return nearer than its minimum range. A flick
-        due from a blind landing that took the marble in front of a sensor where no healthy
-        sensor ranges (the previous one out: only its far end reached the first 11 deg past
-        this one) leaves it found by nothing but these failures: the flick was never
-        answered (dead:9, seed 3, flick 599). A run of them that began while that flick was
-        due, _FRONT_MS long, lands it blind over the stretch in front of the sensor."""
+        """Sensor i sees a bright return nearer than its minimum range, where no healthy
+        sensor ranges the stretch in front of it (the previous one out: only its far end
+        reached the first 11 deg past this one). Called with no track while a flick is due
+        from a blind landing (dead:9, seed 3, flick 599: never found), or from _near for a
+        flicked track lost in a blind arc that holds the stretch (stuck:2, seed 1, flick 551).
+        A run of these failures that began so, _FRONT_MS long, lands the marble blind there,
+        from _BEHIND before the lens, placed by the failures' mean range."""
         r = self.ring
         a = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (r.view_min[i] // 2))
-        # (or a flicked track lost in a blind arc that holds this stretch: _near; a slow
+        # (a flicked track lost in a blind arc: a slow
         # flick into stuck sensor 2's arc rested 3 deg past sensor 3, and was read only by
         # its failures; 2.8 s on, a stray 107 deg away took the track, and it was called
         # off the ring: stuck:2, seed 1, flick 551)
