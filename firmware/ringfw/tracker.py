@@ -55,11 +55,14 @@ _SETTLING = const(3)  # reacquired after a loss, not yet still
 _EVQ = const(8)
 _SG_SHIFT = const(5)    # a signal rate moved when it changed by over 1/32 of itself (+2)
 _SG_WAIT = const(6)     # ... and a rest waits 1/_SG_WAIT of the short still window after it
+_SG_ON = const(2)        # ... and went on 1/_SG_ON of a cut the same way since: it still creeps
+_SG_STEADY = const(800)  # ms: a track's signal steady this long: a marble at rest, whatever its ranges
 _SG_LEAST = const(4)    # ... and holds this many readings since (three of one faint sensor: a lottery)
 _WIN = const(256)      # still-window ring buffer (power of two)
 _WMASK = const(255)
 
 _LOST_MS = const(250)      # no reading of a tracked marble where sensors should see it
+_BL_FOUND = const(300)     # cd: found this near where it landed blind, it was not flicked out
 _BL_OUT = const(150)       # cd a marble found at a blind arc's edge must move out to be a flick
 _CHAIN_MS = const(200)     # readings further apart than this do not make a chain
 _FOCUS_V = const(3000)     # cd/s: slower than this, the one sensor that sees it ranges more
@@ -340,7 +343,12 @@ class Tracker:
         # the reading's brightness, signal x range^2 (a marble returns about the same from
         # anywhere in a window; scaled so that it stays a small int)
         self.rk = (sig * rng // 64) * rng // 64 if sig >= 0 and rng < 256 else -1
-        if (st == _REST or (st != _NONE and -_NOISE_V < self.vel < _NOISE_V)) and self._noise(i, ang):
+        # (... or a track whose signal has not moved for _SG_STEADY: a marble in view that
+        # moves changes its distance, and so its signal; a noisy sensor's ranges alone
+        # drove the track about at 30-120 deg/s for 27 s, its signal steady at 185 +- 3:
+        # noisy:2, seed 2, flick 36)
+        if (st == _REST or (st != _NONE and (-_NOISE_V < self.vel < _NOISE_V or (
+                sig >= 0 and tdiff(now, self.sg_cut) > _SG_STEADY)))) and self._noise(i, ang):
             return
         if self.in_blind_since >= 0 and (st == _MOVING or st == _SETTLING):
             if not self._from_blind(now, ang):
@@ -353,7 +361,11 @@ class Tracker:
                 # found. If only one sensor's one value says so, a stuck sensor may have
                 # made it up: remember which, until another sensor sees it (_fault)
                 self.acq_i = i if self.same_n[i] >= 2 else -1
-                if self.blind_a >= 0 and self.armed and not self._in_arc(self.blind_a, wrap(self.pos)):
+                # (found where it landed blind is not out of the arc, wherever the arc is: set
+                # down at a window's far fringe beside noisy sensor 2's arc, landed blind 4 deg
+                # out of it, it was taken for a flick when found again 0.3 deg on; idle phantom)
+                if self.blind_a >= 0 and self.armed and not self._in_arc(self.blind_a, wrap(self.pos)) \
+                        and not -_BL_FOUND < sdiff(wrap(self.pos), self.blind_a) < _BL_FOUND:
                     # it rested in a blind arc, and the flick that was due took it out
                     # unseen: that flick, from where it landed blind, the way it was seen
                     # leaving the arc (too fast to be found on the way); not seen: the
@@ -784,6 +796,7 @@ class Tracker:
     def _acquire(self, now, ang):
         # three readings within 3 degrees and 200 ms: a marble, not stray readings
         v = 0
+        s0 = ang
         if self.cand >= 0 and tdiff(now, self.cand_t) < 200 and abs(sdiff(ang, self.cand)) < 300:
             self.cand_n += 1
             if self.cand_n < 3:
@@ -792,13 +805,16 @@ class Tracker:
             self.cand = ang
             self.cand_t = now
             self.cand_n = 1
-            if self.blind_a < 0 or not self.armed:
+            if not self.armed or (self.blind_a < 0 and not self.empty):
                 return
             # A flick is due from a blind arc: the marble leaving it fast is read by one
             # sensor after another, never three times in 3 degrees. Three readings that
             # agree as a rolling marble's (the track's chain, _miss) are it, moving. (A
             # flick once round the ring, back into the arc it left, was never found on
-            # the way and got no verdict: dead:9, seed 3, flick 158, 356 deg.)
+            # the way and got no verdict: dead:9, seed 3, flick 158, 356 deg.) So is a flick
+            # due with the ring empty: the marble was set down where no sensor sees it and
+            # flicked from there (into stuck sensor 2's arc after an off-ring, then once round
+            # the ring: taken for a marble set down at 134 deg; stuck:2, seed 2, flick 153).
             x = ang
             if self.miss_n and tdiff(now, self.miss_t) < 2 * _CHAIN_MS:
                 x = self.miss_x + sdiff(ang, wrap(self.miss_x))
@@ -811,6 +827,9 @@ class Tracker:
             self.miss_n = 0
             self.mb_n = 0
             ang = x
+            # (from an empty ring, the flick began before the chain's first reading, at
+            # best: there, not at its last)
+            s0 = self.miss_x0 if self.empty else x
         self.state = _SETTLING
         self.empty = False
         self.pend = False
@@ -821,7 +840,7 @@ class Tracker:
         self.vel = v
         self.t = now
         self.t_seen = now
-        self.start = ang
+        self.start = s0
         self.flicked = False
         self.arm_s = False
         self.chain3 = False
@@ -1347,8 +1366,17 @@ class Tracker:
             # (still windows that averaged such a creep landed it 1-2.5 deg short)
             r = self.sg_ref[i]
             q = (r >> _SG_SHIFT) + 2
-            if g - r > q or r - g > q:
+            d = g - r
+            if d > q or -d > q:
                 self.sg_ref[i] = g if g < 65536 else 65535
+                self.sg_cut = now
+                self.sg_way = i + 1 if d > 0 else -1 - i
+            elif (d > 0 and self.sg_way == i + 1 or d < 0 and self.sg_way == -1 - i) and (
+                    _SG_ON * (d if d > 0 else -d) > q):
+                # ... and since, it has gone on the same way by half as much again: still
+                # creeping (stuck:2, seed 2, flick 875: 214, 216, 211, 209, 207 after a
+                # cut at 214, landed 2.5 deg short of where it came to rest)
+                self.sg_ref[i] = g
                 self.sg_cut = now
         self._check_still(now)
 

@@ -76,6 +76,7 @@ def tracker(self, ring):
                                               # ... taken out (_unblend), raw mm
     self.sg_ref = filled("H", n)              # each sensor's signal since it last moved
     self.sg_cut = 0                           # when a tracked sensor's signal last moved
+    self.sg_way = 0                           # ... which one (+1) and which way (sign)
     self.empty = False                        # the marble is known to be off the ring
     self.bg_n = filled("H", n)                # background readings learned
     self.bg_r16 = filled("i", n)              # its range (valid readings), mm * 16

@@ -127,3 +127,26 @@ def test_an_unanswered_flick_is_kept_long_enough_for_a_blind_landing(tmp_path):
     assert 3000 - b.loop_ms <= ends[0] <= 3000
     assert traces.UNANSWERED_TAIL_MS - b.loop_ms <= ends[1] <= traces.UNANSWERED_TAIL_MS
     assert traces.UNANSWERED_TAIL_MS >= 6000
+
+
+def test_the_cli_keeps_a_longer_tail_when_asked(tmp_path, capsys):
+    # --trace-tail: room for a late answer (a noisy sensor flagged 9 s after the marble
+    # stopped in its arc, then 4 s to a blind landing: stop 35's noisy:2 s2 f36)
+    ends = {}
+    for tail in (3000, 9000):
+        d = tmp_path / str(tail)
+        rc = main(["bench", "ring", "--ideal", "--flicks", "1", "--seed", "2", "--save-traces",
+                   str(d), "--save-flick", "0", "--trace-tail", str(tail), "--json"])
+        assert rc == 0
+        out = json.loads(capsys.readouterr().out)
+        tr = traces.load(out["saved_traces"][-1]["file"])
+        ends[tail] = tr.head["end_ms"]
+        ok, msg = traces.check(tr, traces.replay(tr))
+        assert ok == (tr.head["status"] == "ok"), msg
+    assert 6000 - 100 <= ends[9000] - ends[3000] <= 6000 + 100
+
+
+def test_the_cli_refuses_a_tail_without_traces(capsys):
+    assert main(["bench", "ring", "--flicks", "1", "--trace-tail", "5000"]) == 2
+    assert "--trace-tail" in capsys.readouterr().err
+    assert main(["bench", "ring", "--flicks", "1", "--save-traces", "x", "--trace-tail", "0"]) == 2

@@ -91,3 +91,72 @@ def test_without_the_signal_rate_rule_the_same_creep_lands_early_and_short(monke
     monkeypatch.setattr(T, "_SG_SHIFT", 0)
     early = [landing(seed) for seed in range(1, 7)]
     assert any(g is not None and g[1] < 1600 and 63.0 - g[0] > 0.5 for g in early), early
+
+
+# Stop 35: at a window's far end the signal moves slowest. A marble creeping its last 2.5 deg
+# there, 36 deg out from the one sensor that sees it, changes its signal by less than a cut
+# (1/32 of it, +2) from one reading to the next; after the last cut it goes on the same way.
+FAR = RD["sensors"][1]["angle_deg"] + 36.5     # 36.5 deg past sensor 1; 6.5 past sensor 2,
+                                               # inside its minimum view: sensor 1 alone
+
+
+def far_path(t):
+    """Rolls FAR - 30 -> FAR - 2.5 deg in 900 ms, creeps the last 2.5 deg over 2 s."""
+    if t < 900:
+        u = t / 900.0
+        return FAR - 30 + 27.5 * (2 * u - u * u)
+    if t < 2900:
+        u = (t - 900) / 2000.0
+        return FAR - 2.5 + 2.5 * (2 * u - u * u)
+    return FAR
+
+
+def far_landing(seed):
+    rnd = random.Random(seed)
+    tr = T.Tracker(RING)
+    tr.begin(0)
+    t = 0
+    ev = [0] * 6
+    while t < 3000:
+        for j in range(RING.sensor_count):
+            tr.feed(t, j, *reading(j, FAR - 30, rnd))
+        t += 34
+        tr.tick(t)
+    tr.level = True
+    tr.arm()
+    t0 = t
+    while t < t0 + 8000:
+        a = far_path(t - t0)
+        for j in range(RING.sensor_count):
+            tr.feed(t, j, *reading(j, a, rnd))
+        t += 34
+        tr.tick(t)
+        while True:
+            k = tr.pop(ev)
+            if not k:
+                break
+            if k == T.EV_LANDED:
+                return ev[2] / 100.0, t - t0
+    return None
+
+
+def _shortfalls():
+    got = [far_landing(seed) for seed in range(1, 13)]
+    assert all(g is not None for g in got), got
+    return [FAR - g[0] for g in got]
+
+
+def test_a_slow_creep_at_a_window_s_far_end_lands_near_where_it_stops():
+    # The ranges cannot see it (3 mm per degree there, read to 2-3 mm); the signal can,
+    # 6 % per degree against 1 % noise, and a landing waits while it keeps going one way.
+    # Still short by what a creep under ~1 deg/s leaves (measured: 0.71 deg on average,
+    # 1.54 at most): the band by offset (0.72 deg sigma there) names the neighbour then.
+    short = _shortfalls()
+    assert sum(short) / len(short) < 0.8 and max(short) < 1.6, short
+
+
+def test_without_going_on_the_same_way_the_far_creep_lands_shorter(monkeypatch):
+    # (measured: 1.04 deg on average, 1.83 at most)
+    monkeypatch.setattr(T, "_SG_ON", 0)
+    short = _shortfalls()
+    assert sum(short) / len(short) > 0.95 and max(short) > 1.7, short

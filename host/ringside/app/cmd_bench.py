@@ -50,6 +50,9 @@ def cmd_ring(args: argparse.Namespace) -> int:
         raise UsageError("--faults takes random (a random single fault every ~200 flicks)")
     if args.idle is not None and not args.idle > 0:
         raise UsageError("--idle takes the seconds of armed rest, more than 0")
+    if args.trace_tail is not None and (args.trace_tail <= 0 or not args.save_traces):
+        raise UsageError("--trace-tail takes the milliseconds (more than 0) to keep after the "
+                         "marble stopped, with --save-traces")
     if args.dead and (specs or args.faults):
         raise UsageError("--dead is the sensor model's; use --fault dead:N with --fault/--faults")
     flicks = args.flicks if args.flicks is not None else (0 if args.idle else 2000)
@@ -78,7 +81,8 @@ def cmd_ring(args: argparse.Namespace) -> int:
                    ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
                    sensors=args.sensors, baffle=False if args.no_baffle else None,
                    crosstalk=not args.no_crosstalk, progress=prog,
-                   save_traces=args.save_traces, save_flicks=tuple(args.save_flick or ()))
+                   save_traces=args.save_traces, save_flicks=tuple(args.save_flick or ()),
+                   trace_tail_ms=args.trace_tail)
     _print(res, args.json)
     return 0
 
@@ -213,6 +217,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "lesser cases (landings the marble moved on from, large travel errors)")
     r.add_argument("--save-flick", type=int, action="append", metavar="K",
                    help="with --save-traces: also save flick K (0-based), right or wrong")
+    r.add_argument("--trace-tail", type=int, metavar="MS",
+                   help="with --save-traces: keep each feed this long after the marble stopped "
+                        "(default 3000, 5000 tilted; an unanswered flick keeps at least 6000): "
+                        "room for a fixed firmware's late answer")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_ring)
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")

@@ -206,7 +206,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         progress: Callable[[int], None] | None = None,
         fault_specs: list[tuple[str, int]] | None = None, random_faults: bool = False,
         idle_s: float | None = None, bus: str | None = None,
-        save_traces: str | None = None, save_flicks: tuple = (), save_limit: int = 20) -> dict:
+        save_traces: str | None = None, save_flicks: tuple = (), save_limit: int = 20,
+        trace_tail_ms: int | None = None) -> dict:
     """fault_specs: [(kind, sensor)], each injected after calibration for the whole run;
     random_faults: a random single fault every ~200 flicks (RANDOM_EVERY), drawn from the
     seed; idle_s: first that long at armed rest (phantoms counted); bus: the simulated
@@ -276,7 +277,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         if idle_s:
             cmd += " --idle %g" % idle_s
         saver = BenchSaver(board, save_traces, side=side, spaces=spaces, limit=save_limit,
-                           tail_ms=5000 if tilt else 3000,
+                           tail_ms=trace_tail_ms or (5000 if tilt else 3000),
                            save_flicks=save_flicks, source={
                                "command": cmd, "seed": seed, "sensor_model": sensor_model,
                                "model": board.model.describe(), "tilt_deg": tilt,
