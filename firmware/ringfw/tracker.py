@@ -77,6 +77,7 @@ _BG_NEW = const(64)        # readings of a steady new return before the backgrou
 _BG_MOVED = const(1000)    # cd: ... over two rests at least this far apart
 _BG_VALID = const(128)     # valid share (of 255) above which the background returns a range
 _KV_RANGE = const(255)     # (kv: a background that returned a range when first learned)
+_BG_SIG_MAX = const(256)   # signal (2 MCPS): more than the empty ring returns (its walls: < 0.6)
 _BG_SIG_MIN = const(32)    # signal (9.7 MCPS: 0.25) a return needs: ST's signal-rate limit
 _DEPART_MM = const(8)      # a reading this far from a returning background is a departure...
 _CONTRAST_Q = const(6)     # ... or with 6/4 of the background's signal
@@ -274,9 +275,21 @@ class Tracker:
             # the very same range again: a marble at rest scatters a little, a stuck sensor not
             if self.same_n[i] < 255:
                 self.same_n[i] += 1
+            # ... and the very same signal rate too: a working sensor's scatters by its shot
+            # noise (1 %: +-6 at 5 MCPS) even from a marble at rest, a stuck one's is its
+            # last bytes again (a fresh board took stuck sensor 9's one value for a marble at
+            # rest, so never flagged it; the marble, flicked in front of sensor 10, got no
+            # verdict: stuck:9, seed 3, flick 599)
+            if sig >= 0 and sig == self.last_g[i]:
+                if self.same_g[i] < 255:
+                    self.same_g[i] += 1
+            else:
+                self.same_g[i] = 0
         else:
             self.same_n[i] = 0
+            self.same_g[i] = 0
             self.last_r[i] = rng if valid else -1
+        self.last_g[i] = sig if sig >= 0 else 0
         if sig >= 0:
             if self._background(now, i, rng, status, valid, sig):
                 if self.miss[i] < 255:
@@ -309,9 +322,9 @@ class Tracker:
             self.miss[i] = 0
         elif self.miss[i] < 255:
             self.miss[i] += 1
-        if self.same_n[i] >= _STUCK_N and not self.faulty[i] and not (
+        if self.same_n[i] >= _STUCK_N and not self.faulty[i] and (self.same_g[i] >= _STUCK_N or not (
                 self.state == _REST and ang >= 0
-                and -_MOVE_T < sdiff(ang, wrap(self.rest)) < _MOVE_T):
+                and -_MOVE_T < sdiff(ang, wrap(self.rest)) < _MOVE_T)):
             # The very same range again and again while the marble is elsewhere, or moves:
             # a stuck sensor. (A steady reading of a marble at rest is no fault.)
             self._fault(i, FAULT_STUCK)
@@ -441,6 +454,12 @@ class Tracker:
                 d = rng * 16 - self.bg_r16[i]
                 if known and not self._bg_like(i, d, sig):
                     learn = False          # the marble (or a hand), not the ring
+                elif not n and sig > _BG_SIG_MAX:
+                    # nothing learnt yet, and brighter than an empty cone returns: the marble
+                    # (a fresh board: stuck sensor 5's one value taken for the rest, sensor 6
+                    # learnt the marble it saw 35 deg away as its background, and the marble
+                    # was called off the ring; stuck:5, seed 1, flick 11)
+                    learn = False
                 elif n and not known and sig > 4 * _BG_SIG_MIN and (
                         sig * 4 >= self.bg_sig[i] * _CONTRAST_Q
                         or (self.bg_valid[i] >= _BG_VALID
@@ -1304,13 +1323,16 @@ class Tracker:
                 return
             c = self._step_v(x, now)
             d = x - self.miss_x0
-            if self.flicked and self.trk_n >= 3 and (c > 0 > d or c < 0 < d) \
+            if (self.trk_n >= 3 or not self.flicked) and (c > 0 > d or c < 0 < d) \
                     and not -v - 6000 < c < v + 6000:
                 # The chain turns back, faster than the followed marble rolls:
                 # strays (two of one sensor 80 deg ahead of a marble at 27 deg/s, 64 ms
                 # apart, chained with its reading and taken at -336 deg/s: the track run
                 # back into a dead arc, off the ring; dead:2, seed 1, flick 83). A marble
-                # that turns back does so slowly.
+                # that turns back does so slowly. (So does one that was settling: a stray
+                # 53 deg ahead of it, the marble at a sensor's lens, then a stray between:
+                # -334 then +245 deg/s, taken at -97 deg/s, and the track run back into
+                # stuck sensor 2's arc as the marble rolled on; stuck:2, seed 1, flick 400.)
                 self.nonsense[i] += 1
                 return
             self._jump(now, x, self._chain_v(x, now))
@@ -2213,6 +2235,14 @@ class Tracker:
             # the marble was only ever this stuck sensor's value: there is none
             if self.state == _REST:
                 self._event(EV_LOST, wrap(self.rest), 0, 0, 0, 0, 0)
+                if self.armed:
+                    # ... where it was said to rest, that is: it may have rested nearby,
+                    # in the arc this sensor leaves blind, and the flick due took it from
+                    # there (stuck:9, seed 3, flick 599: set down 1.5 deg from the stuck
+                    # value and flicked in front of sensor 10, where only its minimum-range
+                    # failures show it). As after a blind landing, where it shows next with
+                    # the flick due is that flick's end (_front, _acquire).
+                    self.blind_a = wrap(self.rest)
             self.state = _NONE
             self.cand = -1
         self.acq_i = -1

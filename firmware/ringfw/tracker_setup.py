@@ -30,6 +30,8 @@ def tracker(self, ring):
     self.nonsense = filled("i", n)            # count of readings contradicting the track
     self.last_r = filled("i", n, -1)          # the last valid range, and how often in a row
     self.same_n = bytearray(n)
+    self.last_g = filled("H", n)              # the last signal rate, and how often in a row
+    self.same_g = bytearray(n)                # ... with the same range (a stuck sensor's bytes)
     self.miss = bytearray(n)                  # readings in a row that saw no marble
     self.fol_n = bytearray(n)                 # faulty: readings that agreed with the track,
     self.fol_ref = filled("i", n)             # ... where the track was at the first of them
