@@ -289,7 +289,7 @@ class Tracker:
             self.same_n[i] = 0
             self.same_g[i] = 0
             self.last_r[i] = rng if valid else -1
-        self.last_g[i] = sig if sig >= 0 else 0
+        self.last_g[i] = sig & 0xFFFF if sig >= 0 else 0    # (register 0x1A is 16 bits)
         if sig >= 0:
             if self._background(now, i, rng, status, valid, sig):
                 if self.miss[i] < 255:
@@ -356,12 +356,13 @@ class Tracker:
         # the reading's brightness, signal x range^2 (a marble returns about the same from
         # anywhere in a window; scaled so that it stays a small int)
         self.rk = (sig * rng // 64) * rng // 64 if sig >= 0 and rng < 256 else -1
-        # (... or a track whose signal has not moved for _SG_STEADY: a marble in view that
-        # moves changes its distance, and so its signal; a noisy sensor's ranges alone
-        # drove the track about at 30-120 deg/s for 27 s, its signal steady at 185 +- 3:
-        # noisy:2, seed 2, flick 36)
+        # (... or a track whose signal has not moved for _SG_STEADY, once it was seen to
+        # move in this track: a marble in view that moves changes its distance, and so its
+        # signal; a noisy sensor's ranges alone drove the track about at 30-120 deg/s for
+        # 27 s, its signal steady at 185 +- 3: noisy:2, seed 2, flick 36. A signal that
+        # never moved says nothing: the ideal model's is one value everywhere)
         if (st == _REST or (st != _NONE and (-_NOISE_V < self.vel < _NOISE_V or (
-                sig >= 0 and tdiff(now, self.sg_cut) > _SG_STEADY)))) and self._noise(i, ang):
+                self.sg_way and tdiff(now, self.sg_cut) > _SG_STEADY)))) and self._noise(i, ang):
             return
         if self.in_blind_since >= 0 and (st == _MOVING or st == _SETTLING):
             if not self._from_blind(now, ang):
@@ -851,6 +852,7 @@ class Tracker:
             s0 = self.miss_x0 if self.empty else x
         self.state = _SETTLING
         self.empty = False
+        self.sg_way = 0
         self.pend = False
         self.hold_t = -1
         self.pos = ang
@@ -996,6 +998,7 @@ class Tracker:
         self.hold_t = -1
         self.rev_n = 0
         self.trk_n = 0
+        self.sg_way = 0     # (no signal seen to move in this track yet: _SG_STEADY)
         m = self.dev_m
         for j in range(self.n):
             self.nonsense[j] = 0
