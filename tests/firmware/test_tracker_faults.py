@@ -625,3 +625,57 @@ def test_a_live_sensor_reading_a_resting_marble_to_the_mm_is_not_stuck():
     tr, out = _at_rest_with("live")
     assert not tr.faulty[S]
     assert [k for k, _ in out] == [T.EV_PLACED]
+
+
+def _flicked_into_the_arc_with_a_stray_behind(seed):
+    """Sensor S (165 deg) dead: 181-203 deg is blind. The marble rests at 179.5, at sensor 4's
+    far end, and is flicked ccw into the arc at 25 deg/s; 270 ms after it went a
+    stray of sensor 4 comes from 161 deg (the other way, in the middle of sensor 4's view),
+    and sensor 4 reads nothing more; the marble shows in sensor 6's window 940 ms after it
+    went, and stops at 212. The events after the flick."""
+    rnd = random.Random(seed)
+    tr = T.Tracker(RING)
+    tr.begin(0)
+    tr.set_side(ringfile.side(RING, "darts"))
+    tr.faulty[S] = 1
+    tr._recompute_cover()
+    t = rest(tr, 0, 3000, 179.5, rnd)
+    events(tr)
+    tr.arm()
+    t0 = t
+    stray_at = None
+    while t < t0 + 8000:
+        t += 34
+        u = t - t0
+        # 25 deg/s into the arc, then slowing to a stop at 212 (in sensor 6's view 940 ms on)
+        at = 179.5 + 0.025 * u if u < 1180 else min(212.0, 209.0 + (u - 1180) * 0.01)
+        seen = dict(seen_by(at % 360.0))
+        for i in range(RING.sensor_count):
+            if i == S:
+                continue
+            if i == 4 and stray_at is None and u >= 270:
+                stray_at = t
+                r0, r1 = dict(seen_by(179.5))[4], dict(seen_by(161.0))[4]
+                # (half as bright as the marble would be there: not a dim stray)
+                tr.feed(t, i, r1, hal.STATUS_VALID, MARBLE * r0 * r0 // (2 * r1 * r1))
+            elif i in seen:
+                tr.feed(t, i, seen[i] + rnd.choice((-1, 0, 0, 1)), hal.STATUS_VALID, MARBLE)
+            else:
+                tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+        tr.tick(t)
+    return events(tr)
+
+
+def test_a_lone_stray_its_own_sensor_does_not_read_again_is_not_the_way_the_marble_went():
+    side = ringfile.side(RING, "darts")
+    for seed in (1, 2, 3):
+        evs = _flicked_into_the_arc_with_a_stray_behind(seed)
+        assert T.EV_OFF_RING not in kinds(evs), (seed, evs)
+        landed = [ev for k, ev in evs if k == T.EV_LANDED]
+        assert landed and landed[-1][0] == side.space_at(21200), (seed, evs)
+
+
+def test_without_asking_its_sensor_again_the_stray_sends_the_marble_off_the_ring(monkeypatch):
+    monkeypatch.setattr(T.Tracker, "_seen_again", lambda self, a0: False)
+    evs = _flicked_into_the_arc_with_a_stray_behind(1)
+    assert T.EV_OFF_RING in kinds(evs), evs
