@@ -945,6 +945,38 @@ class Tracker:
             # on from that reading, the second (another sensor's) was the stray: 2 readings
             # 13 deg apart in 32 ms made a creep look like a flick. It takes that one's place.
             a0 = self.dev0 if self.dev0 > 0 else -self.dev0
+            if self.dev_n == 2 and (d > 0) != (self.dev0 > 0):
+                # The other way from the rest. Three such in a row, each on from the one
+                # before at a marble's speed, outnumber the chain's two: those were strays,
+                # the marble is these (two strays 13 and 33 deg cw of a marble flicked ccw
+                # displaced its first reading; its next four, ccw, were kept out, and the
+                # marble was followed cw and called off the ring: dead:9, seed 1, flick 581).
+                ar = self.rv if self.rv > 0 else -self.rv
+                gr = tdiff(now, self.rv_t)
+                if (self.rv_n and gr < _CHAIN_MS and (d > 0) == (self.rv > 0)
+                        and ad >= ar - 100 and ad - ar <= 300 + gr * 60):
+                    self.rv_n += 1
+                    if self.rv_n >= 3:
+                        self.devp = self.rv
+                        self.devp_t = self.rv_t
+                        self.dev0 = self.rv0
+                        self.dev0_t = self.rv0_t
+                        self.dev_n = 3
+                        self.dev_m = 1 << i
+                        self.dev = d
+                        self.dev_k = self.rk
+                        self.dev_t = now
+                        self.dev_i = i
+                        self.rv_n = 0
+                        self._start_moving(now, d)
+                        return
+                else:
+                    self.rv_n = 1
+                    self.rv0 = d
+                    self.rv0_t = now
+                self.rv = d
+                self.rv_t = now
+                return
             if (not self.armed and self.dev_n == 2 and i != self.dev_i and self.dev_m & (1 << i)
                     and (d > 0) == (self.dev0 > 0)
                     and ad >= a0 - 100 and ad - a0 <= 300 + tdiff(now, self.dev0_t) * 60):

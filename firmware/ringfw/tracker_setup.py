@@ -114,6 +114,8 @@ def tracker(self, ring):
     self.rv_n = 0                             # a reading behind a rest's chain of two, on
     self.rv = 0                               # ... from its first (cd from the rest), and
     self.rv_t = 0                             # ... when: the chain's last may be a stray
+    self.rv0 = 0                              # a rival chain's first reading (the other way
+    self.rv0_t = 0                            # ... from the rest than a chain of two) and when
     self.chain3 = False                       # the track began from a chain of three
     self.arm_s = False                        # armed while it settled: where (sm, cd) and
     self.arm_x = 0                            # ... how fast (cd/s) it rolled then
