@@ -42,24 +42,25 @@ def reading(j, a, rnd):
     return int(round(r + rnd.gauss(0, 1.5))), hal.STATUS_VALID, int(sig)
 
 
-def landing(seed):
+def landing(seed, way=path, rest_at=10.0, ms=6000):
+    """Where (deg) and when (ms after the flick) the marble, at rest at rest_at, then flicked
+    along way, is landed; None if not within ms."""
     rnd = random.Random(seed)
     tr = T.Tracker(RING)
     tr.begin(0)
     t = 0
     ev = [0] * 6
-    # the marble rests at 10 deg (found, at rest), then it is flicked
+    # the marble rests (found, at rest), then it is flicked
     while t < 3000:
         for j in range(RING.sensor_count):
-            tr.feed(t, j, *reading(j, 10.0, rnd))
+            tr.feed(t, j, *reading(j, rest_at, rnd))
         t += 34
         tr.tick(t)
     tr.level = True          # rests have shown the ring level: the short still window
     tr.arm()
     t0 = t
-    got = None
-    while t < t0 + 6000 and got is None:
-        a = path(t - t0)
+    while t < t0 + ms:
+        a = way(t - t0)
         for j in range(RING.sensor_count):
             tr.feed(t, j, *reading(j, a, rnd))
         t += 34
@@ -69,8 +70,8 @@ def landing(seed):
             if not k:
                 break
             if k == T.EV_LANDED:
-                got = (ev[2] / 100.0, t - t0)
-    return got
+                return ev[2] / 100.0, t - t0
+    return None
 
 
 def test_a_creeping_marble_lands_where_it_stops_not_where_its_ranges_averaged():
@@ -112,32 +113,7 @@ def far_path(t):
 
 
 def far_landing(seed):
-    rnd = random.Random(seed)
-    tr = T.Tracker(RING)
-    tr.begin(0)
-    t = 0
-    ev = [0] * 6
-    while t < 3000:
-        for j in range(RING.sensor_count):
-            tr.feed(t, j, *reading(j, FAR - 30, rnd))
-        t += 34
-        tr.tick(t)
-    tr.level = True
-    tr.arm()
-    t0 = t
-    while t < t0 + 8000:
-        a = far_path(t - t0)
-        for j in range(RING.sensor_count):
-            tr.feed(t, j, *reading(j, a, rnd))
-        t += 34
-        tr.tick(t)
-        while True:
-            k = tr.pop(ev)
-            if not k:
-                break
-            if k == T.EV_LANDED:
-                return ev[2] / 100.0, t - t0
-    return None
+    return landing(seed, far_path, FAR - 30, 8000)
 
 
 def _shortfalls():
