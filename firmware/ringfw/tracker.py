@@ -1450,7 +1450,7 @@ class Tracker:
                 # ... and since, it has gone on the same way by half as much again: still
                 # creeping (stuck:2, seed 2, flick 875: 214, 216, 211, 209, 207 after a
                 # cut at 214, landed 2.5 deg short of where it came to rest)
-                self.sg_ref[i] = g
+                self.sg_ref[i] = g if g < 65536 else 65535
                 self.sg_cut = now
         self._check_still(now)
 
