@@ -957,18 +957,9 @@ class Tracker:
                         and ad >= ar - 100 and ad - ar <= 300 + gr * 60):
                     self.rv_n += 1
                     if self.rv_n >= 3:
-                        self.devp = self.rv
-                        self.devp_t = self.rv_t
                         self.dev0 = self.rv0
                         self.dev0_t = self.rv0_t
-                        self.dev_n = 3
-                        self.dev_m = 1 << i
-                        self.dev = d
-                        self.dev_k = self.rk
-                        self.dev_t = now
-                        self.dev_i = i
-                        self.rv_n = 0
-                        self._start_moving(now, d)
+                        self._rv_takes(now, i, d, 1 << i)
                         return
                 else:
                     self.rv_n = 1
@@ -997,16 +988,7 @@ class Tracker:
                 gr = tdiff(now, self.rv_t)
                 if (self.rv_n and tdiff(self.rv_t, self.dev_t) > 0 and gr < _CHAIN_MS
                         and (d > 0) == (self.rv > 0) and ad >= ar - 100 and ad - ar <= 300 + gr * 60):
-                    self.devp = self.rv
-                    self.devp_t = self.rv_t
-                    self.dev_n = 3
-                    self.dev_m |= 1 << i
-                    self.dev = d
-                    self.dev_k = self.rk
-                    self.dev_t = now
-                    self.dev_i = i
-                    self.rv_n = 0
-                    self._start_moving(now, d)
+                    self._rv_takes(now, i, d, self.dev_m | (1 << i))
                 else:
                     self.rv = d
                     self.rv_t = now
@@ -1023,6 +1005,21 @@ class Tracker:
             self.dev_m = 1 << i
             self.dev_t = now
             self.dev_i = i
+
+    def _rv_takes(self, now, i, d, m):
+        """The readings kept aside (rv) were the marble's, the rest's chain of two was not:
+        this reading of sensor i, d cd from the rest, makes them a chain of three (sensors m)
+        and the marble moving."""
+        self.devp = self.rv
+        self.devp_t = self.rv_t
+        self.dev_n = 3
+        self.dev_m = m
+        self.dev = d
+        self.dev_k = self.rk
+        self.dev_t = now
+        self.dev_i = i
+        self.rv_n = 0
+        self._start_moving(now, d)
 
     def _start_moving(self, now, d, sure=False):
         if not sure and not self._corroborated():
