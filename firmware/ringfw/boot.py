@@ -118,7 +118,12 @@ def _run(board, path, steps, serial, fault_rounds, rescue_ms):
         return None
     ring, clock, sensors, pixels, serial, watchdog = got
     got = None
+    started = False
     try:
+        # Core 1 first: the rp2 port takes its stack (4 KB, one block) from the heap, and
+        # the heap is emptiest now; after the tracker's and the controller's code it is
+        # holes. Until the controller steps, core 1's readings replace each other.
+        started = sensors.start()
         from ringfw.compat import tdiff
         from ringfw import tracker
         trk = tracker.Tracker(ring)
@@ -127,13 +132,15 @@ def _run(board, path, steps, serial, fault_rounds, rescue_ms):
         from ringfw.controller import Controller
         ctl = Controller(ring, clock, sensors, pixels, serial, watchdog, board.Storage(path), trk)
         trk = None
-        if sensors.start():
+        if started:
             print("ringside: sensors polled on core 1")
     except KeyboardInterrupt:  # Ctrl-C while starting: leave a usable REPL
         board.release_repl()
         print("ringside: interrupted while starting")
         return None
     except Exception as e:
+        if started:
+            sensors.halt()
         _print_error(e)
         fault("board start failed: %s: %s" % (type(e).__name__, e), path, fault_rounds)
         return None

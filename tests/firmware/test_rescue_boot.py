@@ -190,6 +190,47 @@ def test_without_a_rescue_the_app_starts_after_the_window(rig, tmp_path, capsys)
     assert rig.wdt_stopped                                # returned: the watchdog stopped
 
 
+def test_core_1_starts_before_the_tracker_is_built(rig, tmp_path, monkeypatch):
+    """Core 1's stack (4 KB, one block from the heap on the rp2 port) is taken while the
+    heap is emptiest: before the tracker's and the controller's code (docs/firmware.md)."""
+    from ringfw import tracker
+    order = []
+    start, build = rig.board.SensorPoller.start, tracker.Tracker
+
+    def started(self):
+        order.append("core 1")
+        return start(self)
+
+    def built(ring):
+        order.append("tracker")
+        return build(ring)
+
+    monkeypatch.setattr(rig.board.SensorPoller, "start", started)
+    monkeypatch.setattr(tracker, "Tracker", built)
+    res, out = _run(rig, tmp_path, steps=5)
+    assert order == ["core 1", "tracker"] and res is not None and b"hello" in out
+
+
+def test_a_controller_that_fails_to_start_stops_core_1(rig, tmp_path, capsys, monkeypatch):
+    from ringfw import controller
+    pollers = []
+    start = rig.board.SensorPoller.start
+
+    def started(self):
+        pollers.append(self)
+        return start(self)
+
+    def broken(*a, **kw):
+        raise RuntimeError("no room")
+
+    monkeypatch.setattr(rig.board.SensorPoller, "start", started)
+    monkeypatch.setattr(controller, "Controller", broken)
+    res, _ = _run(rig, tmp_path, fault_rounds=1)
+    assert res is None and "FAULT: board start failed: RuntimeError: no room" in capsys.readouterr().out
+    assert len(pollers) == 1 and pollers[0].stop and not pollers[0].running
+    assert rig.wdt_stopped
+
+
 def test_safe_pin_out_of_range_is_refused(rig, tmp_path, capsys):
     ring = json.loads(RING_JSON.read_text())
     ring["pins"]["safe"] = 40

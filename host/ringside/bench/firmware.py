@@ -202,6 +202,9 @@ busio_shim = adafruit_vl53l0x = board_setup = None
 board.drop_modules(board._INIT_ONLY)   # RangeSensors.drop_init_code
 start = None
 board.drop_modules(boot._START_ONLY)   # back in boot._run: the start-up code dropped
+# SensorPoller.start, before the tracker: the rp2 port takes core 1's stack from the heap
+# (m_new in ports/rp2/mpthreadport.c; 4096 bytes by default)
+core1_stack = bytearray(%d)
 c = live()
 from ringfw import tracker             # the tracker first, while the heap is emptiest
 trk = tracker.Tracker(ring)
@@ -212,9 +215,6 @@ d = live()
 ctl = Controller(ring, fw_replay._Clock(), fw_replay._Sensors(ring.sensor_count), fw_replay._Pixels(False),
                  fw_replay._Serial(16), fw_replay._Watchdog(), None, trk)
 trk = None
-# SensorPoller.start: the rp2 port takes core 1's stack from the heap (m_new in
-# ports/rp2/mpthreadport.c; 4096 bytes by default)
-core1_stack = bytearray(%d)
 e = live()
 peak = micropython.mem_peak() - peak0
 # the tracker is built before the controller's modules are imported: what it keeps (a second
@@ -267,9 +267,9 @@ def _heap_on_the_board() -> dict:
     """Heap bytes of the firmware booting from its .mpy files in ringfw.boot.main's order,
     in the MicroPython VM: the boot module, the board module, the ring (its reader then
     dropped), core 1's schedule (made before the driver; its set-up code then dropped), the
-    Adafruit driver (loaded to bring the sensors up, then dropped with the set-up code), the
-    tracker (its set-up code then dropped), the controller's modules, the controller, core 1's
-    stack. The VM has no
+    Adafruit driver (loaded to bring the sensors up, then dropped with the set-up code), core
+    1's stack, the tracker (its set-up code then dropped), the controller's modules, the
+    controller. The VM has no
     I2C, GPIO or second core, so the script follows boot.main statement by statement with
     fw_replay's stand-ins for the sensors, LEDs, serial port and watchdog (a few hundred
     bytes, about what the board's own objects take) rather than calling it; the
@@ -284,6 +284,9 @@ def _heap_on_the_board() -> dict:
         if full is None:
             raise RuntimeError("the firmware does not boot in the MicroPython VM")
         ring, with_driver, dropped, code, live, _, _, tracker_obj = full
+        # core 1's stack is taken after the driver is dropped (c): a bytearray, its data
+        # and its 16-byte object
+        stack = CORE1_STACK_BYTES + 16
         lo, hi = live, 4 * live            # lo fails (it is all live), hi must boot
         while _boot_in(d, hi) is None and hi < 1_000_000:
             lo, hi = hi, 2 * hi
@@ -293,7 +296,8 @@ def _heap_on_the_board() -> dict:
                 lo = mid
             else:
                 hi = mid
-    return {"ring_data": ring, "with_driver": with_driver, "driver_freed": with_driver - dropped,
+    return {"ring_data": ring, "with_driver": with_driver,
+            "driver_freed": with_driver - (dropped - stack),
             "controller_code": code - dropped - tracker_obj, "live": live, "peak": hi}
 
 
