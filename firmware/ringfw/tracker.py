@@ -64,6 +64,8 @@ _WMASK = const(255)
 _LOST_MS = const(250)      # no reading of a tracked marble where sensors should see it
 _FRONT_AWAY = const(500)   # cd: a blind rest this far from a sensor's front stretch is not in it
 _BL_FOUND = const(300)     # cd: found this near where it landed blind, it was not flicked out
+_FG_N = const(8)           # readings of a run at a window's far fringe that find a marble
+_FG_GAP = const(300)       # ms: the most between two of them
 _BL_OUT = const(150)       # cd a marble found at a blind arc's edge must move out to be a flick
 _CHAIN_MS = const(200)     # readings further apart than this do not make a chain
 _FOCUS_V = const(3000)     # cd/s: slower than this, the one sensor that sees it ranges more
@@ -97,6 +99,7 @@ _REV_T = const(250)
 _EXTEND_MS = const(250)
 _TICK_MS = const(20)       # time-outs are checked this often
 _SELF_V = const(2000)      # cd/s: a marble starting slower than this was not flicked
+_SLOW_REACH = const(8000)  # cd: how far a marble at twice _SELF_V rolls: 40^2 / (2 x 10) deg
 _ROLL_SPREAD = const(6000) # cd: rests of self-started rolls this close agree on a low point
 _HALF = const(18000)       # cd: the friction bands round the low and the high point are alike
 _LEVEL_SPAN = const(6000)  # cd: rests that held spread this far (folded mod 180 deg): tilt < 0.8 deg
@@ -373,7 +376,7 @@ class Tracker:
         if st == _NONE:
             if self.blind_a >= 0 and self.armed and not self.bl_dir:
                 self._left_blind(now, ang)
-            self._acquire(now, ang)
+            self._acquire(now, self._far_run(now, i, ang, sig))
             if self.state != _NONE:
                 # found. If only one sensor's one value says so, a stuck sensor may have
                 # made it up: remember which, until another sensor sees it (_fault)
@@ -816,6 +819,50 @@ class Tracker:
         return self.state == _MOVING or (self.state == _SETTLING and self.flicked)
 
     # ----- states -----
+    def _far_run(self, now, i, ang, sig):
+        """A marble at a window's far fringe fills a sliver of the cone: one sensor reads it
+        faint, scattered by +-3 deg, every other budget, so three readings rarely fall within
+        3 deg in 200 ms and it was never found there (set down unseen at 90 deg after an
+        off-ring, then flicked from there into a blind arc: no verdict; stuck:2, seed 1,
+        flick 621). A run of _FG_N readings of one sensor, all in its window's last 10 deg,
+        all at one signal rate (a marble at rest returns the same; within 1/8), none _FG_GAP
+        after the last, is it too: at their mean, if no other sensor read anything within
+        20 deg meanwhile. Only on a ring the marble left (an off-ring: a marble set down
+        unseen). Returns the angle to acquire with (the mean, as
+        a third agreeing reading: _acquire), or ang."""
+        if not self.empty or self.blind_a >= 0 or sig <= 0:
+            return ang    # (a marble known on the ring, or landed blind: found as before)
+        if i != self.fg_i and self.fg_i >= 0 and -2000 < sdiff(ang, self.fg_m) < 2000:
+            # another sensor reads something near: not the fringe's alone. (A marble just past
+            # a window's end pins that sensor's faint readings short, in its fringe, while the
+            # next one reads it brightly: set down at 309 deg in calibration, it was found
+            # 11 deg short, and a healthy sensor 9 was flagged noisy.)
+            self.fg_i = -1
+            return ang
+        r = self.ring
+        off = ((ang - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
+        if off < r.view_max[i] - 1000:
+            return ang
+        if i == self.fg_i and tdiff(now, self.fg_t) < _FG_GAP and 8 * abs(sig - self.fg_s) <= self.fg_s:
+            self.fg_n += 1
+            self.fg_m = wrap(self.fg_m + sdiff(ang, self.fg_m) // self.fg_n)
+            self.fg_t = now
+            if self.fg_n < _FG_N:
+                return ang
+            self.fg_i = -1
+            self.cand = self.fg_m
+            self.cand_t = now
+            self.cand_n = 2
+            return self.fg_m
+        if i != self.fg_i and self.fg_i >= 0 and tdiff(now, self.fg_t) < _FG_GAP:
+            return ang    # another sensor's run goes on
+        self.fg_i = i
+        self.fg_m = ang
+        self.fg_n = 1
+        self.fg_t = now
+        self.fg_s = sig
+        return ang
+
     def _acquire(self, now, ang):
         # three readings within 3 degrees and 200 ms: a marble, not stray readings
         v = 0
@@ -2117,6 +2164,15 @@ class Tracker:
                 if self.vel < 0:
                     d = -d
             if d < -300 or d > 300 + _NEAR_BLIND + 60 * tdiff(now, self.t_seen):
+                return False
+        elif self.vel != 0:
+            # A slow track (under 20 deg/s, even if the marble was twice as fast as the track
+            # thought) rolls at most _SLOW_REACH further (v^2 / 2 _DECEL): two strays 150 and
+            # 240 deg on, 1.6 s after a marble at 9 deg/s went into stuck sensor 9's arc, were
+            # taken for it coming out, and it was landed blind 35 deg short (stuck:9, seed 3,
+            # flick 907).
+            d = sdiff(ang, wrap(self.seen))
+            if d > 300 + _NEAR_BLIND + _SLOW_REACH or d < -300 - _NEAR_BLIND - _SLOW_REACH:
                 return False
         gap = tdiff(now, self.bx_t)
         ok = self.bx_t >= 0 and gap < _CHAIN_MS and -(300 + gap * 60) < sdiff(ang, self.bx_a) < 300 + gap * 60

@@ -63,6 +63,11 @@ def tracker(self, ring):
     self.fr_ok = False                        # ... blind landing was due when it began,
     self.fr_s = 0                             # ... and the sum and count of its ranges (mm)
     self.fr_n = 0
+    self.fg_i = -1                            # a run of readings at a window's far fringe
+    self.fg_m = 0                             # ... in state none (_far_run): its sensor, mean,
+    self.fg_n = 0                             # ... count, last time and first signal rate
+    self.fg_t = 0
+    self.fg_s = 0
     self.bl_was = -1                          # found at the edge of the arc it landed blind in
     self.bw_from = -1                         # found after leaving a blind arc unseen: where
     self.bw_a = 0                             # ... it landed blind, where it was found; its

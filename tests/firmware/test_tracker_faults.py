@@ -4,7 +4,7 @@ where a sensor should have seen it. Sensors as in test_tracker_start: every 30 d
 15, each looking 8-46 degrees anticlockwise; readings carry signal rates (9.7 MCPS)."""
 import random
 
-from ringfw import hal, ringfile
+from ringfw import geometry, hal, ringfile
 from ringfw import tracker as T
 
 from tests.firmware.test_tracker_start import RING, events, seen_by
@@ -679,3 +679,99 @@ def test_without_asking_its_sensor_again_the_stray_sends_the_marble_off_the_ring
     monkeypatch.setattr(T.Tracker, "_seen_again", lambda self, a0: False)
     evs = _flicked_into_the_arc_with_a_stray_behind(1)
     assert T.EV_OFF_RING in kinds(evs), evs
+
+
+def _set_down_at_a_fringe(signal, seed):
+    """Sensor S (165 deg) gives no answer; the marble rests at 100 deg, is flicked off the
+    ring, and is set down at 179 deg, where only sensor 4's far fringe (44 deg into its
+    window) sees it: faint, every other round, scattered so that no two readings in a row
+    are within 3 deg (+-3.5 to 4 deg about it), at signal(rnd). Returns the events before
+    the set-down, and the tracker."""
+    rnd = random.Random(seed)
+    tr, t = resting(100.0, rnd)
+    t = rest(tr, t, 3000, 100.0, rnd, s_silent=True)     # sensor S flagged meanwhile
+    events(tr)
+    tr.arm()
+    t = rest(tr, t, 1500, None, rnd, s_silent=True)      # gone while armed: off the ring
+    before = events(tr)
+    from tests.firmware.test_tracker_start import lens_mm
+    for k in range(60):
+        t += 34
+        for i in range(RING.sensor_count):
+            if i == 4 and k % 2 == 0:
+                d = 179.0 + (4.0, -4.0, 3.5, -3.5)[k // 2 % 4] - RING.sensor_angle[4] / 100.0
+                tr.feed(t, i, int(round(lens_mm(d))), hal.STATUS_VALID, signal(rnd))
+            elif i == S:
+                tr.feed(t, i, hal.RANGE_NO_TARGET, hal.STATUS_NO_ANSWER, -1)
+            else:
+                tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+        tr.tick(t)
+    return before, tr
+
+
+def test_a_marble_set_down_at_a_windows_far_fringe_is_found_there():
+    # (stuck:2, seed 1, flick 621: set down unseen at 90 deg after an off-ring, then flicked
+    # from there: no verdict. tests/traces/physical-stuck2-s1-f621-no_verdict)
+    for seed in (1, 2, 3):
+        before, tr = _set_down_at_a_fringe(lambda rnd: 86 + rnd.randint(-2, 2), seed)
+        assert T.EV_OFF_RING in kinds(before), before
+        # (within 3 deg: a millimetre of range is 2.5 deg of track this far into a window)
+        assert tr.state != T._NONE and abs(geometry.sdiff(tr.pos, 17900)) < 300, (seed, tr.pos)
+
+
+def test_without_the_fringe_run_the_marble_set_down_there_is_never_found(monkeypatch):
+    monkeypatch.setattr(T, "_FG_N", 1000)
+    for seed in (1, 2, 3):
+        _, tr = _set_down_at_a_fringe(lambda rnd: 86 + rnd.randint(-2, 2), seed)
+        assert tr.state == T._NONE, (seed, tr.pos)
+
+
+def test_fringe_readings_whose_signal_jumps_are_not_a_marble():
+    # a noisy sensor's readings at its fringe: no steady return, no marble
+    for seed in (1, 2, 3):
+        _, tr = _set_down_at_a_fringe(lambda rnd: rnd.choice((40, 60, 86, 120, 200)), seed)
+        assert tr.state == T._NONE, (seed, tr.pos)
+
+
+def _slow_into_the_arc_then_strays(seed):
+    """Sensor S (165 deg) gives no answer: nothing reads 181-203 deg. A marble armed at 150
+    rolls off at 27 deg/s, slowing evenly, goes into that arc at 13 deg/s and stops at 190
+    in it; 1.8 s after it went in, two strays 115 and 140 deg on (sensors 9 and 10, 170 ms
+    apart, 1 MCPS each)."""
+    rnd = random.Random(seed)
+    tr, t = resting(150.0, rnd)
+    t = rest(tr, t, 3000, 150.0, rnd, s_silent=True)     # sensor S flagged meanwhile
+    events(tr)
+    tr.arm()
+    t0, at = t, 150.0
+    while t - t0 < 4000:
+        t += 34
+        u = (t - t0) / 1000.0
+        at = 190.0 if u >= 3.0 else 150.0 + 40.0 * (1.0 - (1.0 - u / 3.0) ** 2)
+        feed_round(tr, t, at, rnd, s_silent=True)
+        if abs(t - t0 - 3400) < 17:
+            tr.feed(t, 9, 60, hal.STATUS_VALID, 128)
+        if abs(t - t0 - 3570) < 17:
+            tr.feed(t, 10, 46, hal.STATUS_VALID, 128)
+        tr.tick(t)
+    rest(tr, t, 6000, 190.0, rnd, s_silent=True)
+    return events(tr)
+
+
+def test_two_far_strays_do_not_pull_a_slow_marble_out_of_a_blind_arc():
+    # (stuck:9, seed 3, flick 907: landed blind 35 deg short of where it rested in the arc)
+    for seed in (1, 2, 3):
+        evs = _slow_into_the_arc_then_strays(seed)
+        landed = [e for k, e in evs if k == T.EV_LANDED]
+        assert len(landed) == 1 and T.EV_OFF_RING not in kinds(evs), (seed, evs)
+        assert 17500 < landed[0][2] < 20800, (seed, evs)     # in the arc (or at its edges)
+
+
+def test_without_the_slow_reach_the_strays_pull_it_out(monkeypatch):
+    monkeypatch.setattr(T, "_SLOW_REACH", 1_000_000)
+    wrong = 0
+    for seed in (1, 2, 3):
+        evs = _slow_into_the_arc_then_strays(seed)
+        landed = [e for k, e in evs if k == T.EV_LANDED]
+        wrong += not (len(landed) == 1 and 17500 < landed[0][2] < 20800)
+    assert wrong, "the strays were never taken for the marble: the test shows nothing"
