@@ -827,9 +827,9 @@ class Tracker:
         flick 621). A run of _FG_N readings of one sensor, all in its window's last 10 deg,
         all at one signal rate (a marble at rest returns the same; within 1/8), none _FG_GAP
         after the last, is it too: at their mean, if no other sensor read anything within
-        20 deg meanwhile. Only on a ring the marble left (an off-ring: a marble set down
-        unseen). Returns the angle to acquire with (the mean, as
-        a third agreeing reading: _acquire), or ang."""
+        20 deg meanwhile. Only on a ring the marble left (off the ring, or lifted: a marble
+        set down unseen). Returns the angle to acquire with (the mean, as a third agreeing
+        reading: _acquire), or ang."""
         if not self.empty or self.blind_a >= 0 or sig <= 0:
             return ang    # (a marble known on the ring, or landed blind: found as before)
         if i != self.fg_i and self.fg_i >= 0 and -2000 < sdiff(ang, self.fg_m) < 2000:
@@ -2577,7 +2577,7 @@ class Tracker:
                 # Fast, but into a blind arc just ahead of where it was seen going: it is off
                 # the ring only if it does not come out where it would have by now. Followed,
                 # the moving track waits for it while it can be in the arc (_blind_path) and
-                # calls it off the ring if it does not show. (At 270 deg/s into the 70 deg
+                # calls it off the ring if it does not show. (At 270 deg/s into the 60 deg
                 # that flagged sensors 8 and 9 left blind, it was called off the ring 344 ms
                 # after its last reading, 40 ms before sensor 7 read it beyond the arc:
                 # noisy:9, seed 3, flick 240.)
