@@ -2582,12 +2582,7 @@ class Tracker:
                 # after its last reading, 40 ms before sensor 7 read it beyond the arc:
                 # noisy:9, seed 3, flick 240.)
                 a = self.rest + d
-                p = a + v * tdiff(now, self.dev_t) // 1000
-                if p > a + 12000:
-                    p = a + 12000
-                elif p < a - 12000:
-                    p = a - 12000
-                if self._blind_path(a, p):
+                if self._blind_path(a, a + v * tdiff(now, self.dev_t) // 1000):   # (<= 120 deg)
                     self._start_moving(now, d, True)
                     self.vel = v
                     return True
