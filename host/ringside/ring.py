@@ -178,22 +178,6 @@ def lens_range_mm(ring: dict, offset_deg: float) -> float:
     return near_surface_mm(ring, offset_deg)
 
 
-def marble_hides(ring: dict, offset_deg: float) -> tuple[float, float]:
-    """(share of the empty ring's light a marble offset_deg ahead of a sensor hides, that
-    light's distance in mm) from ring.json mount.marble_view; (0, 0) without it. A reading
-    of the marble blends in only the rest: r = (s_m r_m + s_b r_b - h s_b r_h) /
-    (s_m + s_b - h s_b) (what ringfw.tracker._unblend undoes)."""
-    mv = (ring.get("mount") or {}).get("marble_view")
-    if not mv:
-        return 0.0, 0.0
-    rows = mv["rows"]
-    x = max(0.0, offset_deg) / float(mv["step_deg"])
-    k = min(int(x), len(rows) - 2)
-    f = min(x - k, 1.0)
-    return ((rows[k][1] + (rows[k + 1][1] - rows[k][1]) * f) / 1000.0,
-            (rows[k][2] + (rows[k + 1][2] - rows[k][2]) * f) / 10.0)
-
-
 def near_surface_mm(ring: dict, offset_deg: float) -> float:
     """Distance (mm) from a sensor's lens to the near surface of a marble offset_deg ahead of
     it on the groove's centre line (mount.lens_radius_mm from the ring's centre,

@@ -178,12 +178,12 @@ def test_a_tilt_reported_by_mistake_is_withdrawn_once_rests_show_the_ring_level(
 
 def test_the_one_sensor_that_can_range_a_resting_marble_is_focused_where_the_next_is_too_near():
     # Sensor 3 (at 105) looks 8-46 degrees ahead, but nearer than 30 mm (its first 3 deg,
-    # up to 10.9 deg ahead) a VL53L0X reports min range fail: a marble 7-9 deg past it is
+    # up to 11.1 deg ahead) a VL53L0X reports min range fail: a marble 7-9 deg past it is
     # sensor 2's alone (37-39 deg into its window, faint), and the schedule must range
     # sensor 2 more there (stop 32: without the focus, landings 6-9 deg past a sensor had
     # the level bench's slowest tail, p95 952 ms against 520-650 ms elsewhere; with it 600).
-    assert lens_mm(10.8) < 30.0 < lens_mm(11.0)
-    for a in (100.0, 112.0, 113.5):
+    assert lens_mm(11.0) < 30.0 < lens_mm(11.2)
+    for a in (100.0, 112.0, 114.5):
         tr, _ = resting_tracker(a)
         assert tr.focus() == 2, a
     # within a degree of where both can range, no one sensor is it

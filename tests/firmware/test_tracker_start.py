@@ -1,27 +1,24 @@
 """The tracker telling a flick's start from stray readings, on hand-made readings.
 
 Sensors 0..11 sit every 30 degrees from 15, each looking 8-46 degrees anticlockwise. A marble
-at angle A is seen by sensor i at the range the firmware's table inverts (ring.json
-mount.marble_view: the marble's own range), D = A - sensor angle ahead of it.
+at angle A is seen by sensor i at range 2 R sin(D/2) - r, D = A - sensor angle.
 """
-import json
+import math
 from pathlib import Path
 
 from ringfw import geometry, hal, ringfile
 from ringfw import tracker as T
-from ringside.ring import lens_range_mm
 
-RING_PATH = Path(__file__).resolve().parents[2] / "hardware" / "ring.json"
-RING = geometry.load(str(RING_PATH))
-RD = json.loads(RING_PATH.read_bytes())
+RING = geometry.load(str(Path(__file__).resolve().parents[2] / "hardware" / "ring.json"))
 R = RING.radius
 MARBLE_R = RING.marble_r
 
 
 def lens_mm(d_deg):
     """The range to a marble d_deg ahead of a sensor: from the lens in the outer wall
-    (ring.json mount), as ringfile's table reads it (ringside.ring.lens_range_mm)."""
-    return lens_range_mm(RD, d_deg)
+    (ring.json mount), as ringfile's table reads it."""
+    sn = math.sin(math.radians(d_deg) / 2)
+    return math.sqrt((RING.lens_r - R) ** 2 + RING.lens_h ** 2 + 4 * RING.lens_r * R * sn * sn) - MARBLE_R
 
 
 def seen_by(angle_deg):
