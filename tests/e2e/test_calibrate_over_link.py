@@ -35,7 +35,7 @@ def test_calibration_over_the_link_fits_the_sensors(tmp_path):
 
         table = LinkTable(link, json.loads(srv.board.ring_bytes), ask=ask)
         res = calibrate(table, table.ring_dict, spaces=["7", "16", "8", "11", "14", "9"],
-                        settle_ms=800, collect_ms=1500, log=lambda *a: None, passes=1)
+                        settle_ms=800, collect_ms=1500, log=lambda *a: None)
         # set down once and taken off (the sensors learn the empty ring), then the six spaces
         assert asked[0].startswith("Set the marble down on ")
         assert asked[1].startswith("Take the marble off the ring")
