@@ -52,8 +52,7 @@ class Ring:
     view_min, view_max, off16, scale_q12, sensor_address, xshut_pin), sides and side_names, the track (radius, marble_r), the LEDs (led_count,
     led0, led_dir, led_pin, led_cap: the USB power cap), detection settings (margin,
     sigmas_x10, reading_sigma, cal_sigma, still_ms, still_ms_tilted), sensor timing (budget_ms,
-    i2c_hz, i2c_pins), digest (crc32 of the file), the range table (offset_table, range_max)
-    and what the marble hides by range (hid, hid_mm; mv: 1 with ring.json mount.marble_view). (A side by its name,
+    i2c_hz, i2c_pins), digest (crc32 of the file) and the range table. (A side by its name,
     for the host and the tests: ringfile.side.)"""
 
     def reading_angle(self, i, range_mm):

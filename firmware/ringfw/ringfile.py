@@ -268,7 +268,6 @@ def _marble_view(r, mv):
     # empty ring's light it hides and how far that light came from. The range table then
     # inverts the marble's own range, and _unblend takes out only the light the marble leaves
     # (docs/firmware.md, "What the marble hides"). Without it: the near surface, nothing hidden.
-    r.mv = 0 if mv is None else 1
     if mv is None:
         _range_table(r)
         r.hid = r.hid_mm = bytearray(r.range_max + 2)

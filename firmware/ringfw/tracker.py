@@ -629,8 +629,7 @@ class Tracker:
         # (what it hides of a background that ranges, a wall, lies at the wall's range)
         num += h * (rb if rb != r.bg_mm else r.hid_mm[k])
         self.sb_out = sb
-        # rounded with the table (a floor read 0.5 mm short; without it, as before it)
-        rm = (2 * num + r.mv * sm) // (2 * sm)
+        rm = (2 * num + sm) // (2 * sm)      # (rounded: a floor read 0.5 mm short)
         return rm if rm > 0 else 0
 
     def sigma_mm16(self, sig):
