@@ -261,9 +261,8 @@ def ring_from(d, digest=0):
 
 def _marble_view(r, mv):
     # ring.json mount.marble_view: what a cone makes of the marble offset k * step_deg ahead
-    # (hardware/tools/marble_view.py, the design's ray cast): integer rows [range, hidden,
-    # hidden range] in 1/100 mm, 1/1000 and 1/10 mm (a float is an object on the board): the
-    # marble's own range (the signal-weighted depth of the part of it the cone sees: 0.6 mm
+    # (hardware/tools/marble_view.py, the design's ray cast): rows [range_mm, hidden, hidden_mm],
+    # the marble's own range (the signal-weighted depth of the part of it the cone sees: 0.6 mm
     # past its near surface close to the lens, 2.5 mm at a window's far end), the share of the
     # empty ring's light it hides and how far that light came from. The range table then
     # inverts the marble's own range, and _unblend takes out only the light the marble leaves
@@ -280,19 +279,15 @@ def _marble_view(r, mv):
         hh = filled("H", m)      # the share hidden, /1000
         hm = filled("H", m)      # its distance, 1/10 mm
         for k in range(m):
-            row = rows[k]
-            for x in row:
-                if not isinstance(x, int):
-                    raise ValueError
-            rr[k] = row[0]
-            hh[k] = row[1]
-            hm[k] = row[2]
-            if (k and rr[k] <= rr[k - 1]) or not 0 <= hh[k] <= 1000 or not 0 <= hm[k] < 2560:
+            rr[k] = int(rows[k][0] * 100 + 0.5)
+            hh[k] = int(rows[k][1] * 1000 + 0.5)
+            hm[k] = int(rows[k][2] * 10 + 0.5)
+            if (k and rr[k] <= rr[k - 1]) or hh[k] > 1000 or hm[k] >= 2560:
                 raise ValueError
     except (KeyError, TypeError, IndexError, ValueError, OverflowError):
-        raise RingError("ring.json mount.marble_view must be {step_deg, rows: [[range, hidden, "
-                        "hidden range], ...]} in 1/100 mm, 1/1000, 1/10 mm: range rising, "
-                        "hidden 0..1000, hidden range under 2560")
+        raise RingError("ring.json mount.marble_view must be {step_deg, rows: [[range_mm, "
+                        "hidden, hidden_mm], ...]}: range_mm rising, hidden 0..1, hidden_mm "
+                        "under 256")
     far = max(r.view_max) + 300                 # (reading_angle takes 3 deg past a window)
     if not 0 < step <= 500 or rr[0] < 0 or (m - 1) * step <= far:
         raise RingError("ring.json mount.marble_view: step_deg 0..5, rows from 0 deg to past "

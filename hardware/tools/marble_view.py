@@ -6,10 +6,10 @@ un-blending (docs/firmware.md, "What the marble hides").
     python hardware/tools/marble_view.py [ring.json]          write the table into ring.json
     python hardware/tools/marble_view.py --check [ring.json]  exit 1 if the table is stale
 
-Row k is the marble k * step_deg ahead of a sensor on the groove's centre line, in integers
-(no float to parse on the board): [the marble's own range (the signal-weighted distance of
-the part of it the cone sees) in 1/100 mm, the share of the empty ring's light it hides in
-1/1000, that light's signal-weighted distance in 1/10 mm]. Every sensor has the mount ring.json's "mount" gives;
+Row k is the marble k * step_deg ahead of a sensor on the groove's centre line:
+[range_mm, hidden, hidden_mm] - the marble's own range (the signal-weighted distance of the
+part of it the cone sees), the share of the empty ring's light it hides, and the
+signal-weighted distance of that light. Every sensor has the mount ring.json's "mount" gives;
 the table is the first sensor's (a test holds the others to it). Needs the host package
 (numpy): run it from the repository with `make docs`, which calls it.
 """
@@ -28,10 +28,9 @@ DEFAULT_RING = HERE.parent / "ring.json"
 STEP_DEG = 1.0
 PAST_DEG = 5.0     # rows this far past the furthest window's end (the firmware needs 3)
 NOTE = ("Generated from this file's design by hardware/tools/marble_view.py (make docs): row k "
-        "is the marble k * step_deg ahead of a sensor, [its own range (the signal-weighted "
-        "distance of the part of it the cone sees) in 1/100 mm, the share of the empty ring's "
-        "light it hides in 1/1000, that light's distance in 1/10 mm]. The firmware's range "
-        "table inverts the first; "
+        "is the marble k * step_deg ahead of a sensor, [its own range (mm: the signal-weighted "
+        "distance of the part of it the cone sees), the share of the empty ring's light it "
+        "hides, that light's distance (mm)]. The firmware's range table inverts the first; "
         "its un-blending takes out only the light the marble leaves (docs/firmware.md). "
         "Edit the mount, the build or the marble, then run the tool again.")
 
@@ -54,10 +53,10 @@ def table(ring: dict) -> dict:
     a, b = seen[first][0], seen[first + 1][0]
     for k in range(n):
         if k < first:     # too near for the cone: never ranged, held rising for the table
-            rows.append([round(100 * (a - (b - a) * (first - k))), 0, round(10 * seen[first][2])])
+            rows.append([round(a - (b - a) * (first - k), 2), 0.0, round(seen[first][2], 1)])
         else:
             own, hidden, hidden_mm = seen[k]
-            rows.append([round(100 * own), round(1000 * hidden), round(10 * hidden_mm)])
+            rows.append([round(own, 2), round(hidden, 3), round(hidden_mm, 1)])
     return {"note": NOTE, "step_deg": STEP_DEG, "rows": rows}
 
 
@@ -71,7 +70,7 @@ def render(text: str, mv: dict) -> str:
     mount["marble_view"] = dict(mv, rows="@ROWS@")
     body = json.dumps(mount, indent=1)
     body = body.replace("\n", "\n ")          # the mount sits one level in
-    rows = "[\n" + ",\n".join("    [%d, %d, %d]" % tuple(r) for r in mv["rows"]) + "\n   ]"
+    rows = "[\n" + ",\n".join("    [%s]" % ", ".join(repr(x) for x in r) for r in mv["rows"]) + "\n   ]"
     return text[:start] + body.replace('"@ROWS@"', rows) + text[end:]
 
 

@@ -1,9 +1,9 @@
 """Calibration: set the marble on known spaces, fit each sensor's offset and scale.
 
 A VL53L0X reads a fixed offset (mounting, cover glass) and a small scale error. With the
-marble resting at a known angle, the range it should read is known from the design (the
-marble's own range from the lens in the outer wall, ring.json mount.marble_view:
-ringside.ring.lens_range_mm, what the firmware's range table inverts); a straight-line fit of what a sensor read
+marble resting at a known angle, the true distance to it is known from the geometry
+(from the lens in the outer wall to the marble's near surface: ringside.ring.lens_range_mm,
+the geometry the firmware's range table inverts); a straight-line fit of what a sensor read
 against that truth, over the placements it saw, with its slope held near 1 (_fit), gives
 
     raw = a * true + b      ->   corrected = (raw - offset) * scale,  offset = b, scale = 1/a

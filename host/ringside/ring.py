@@ -170,11 +170,11 @@ def lens_range_mm(ring: dict, offset_deg: float) -> float:
     mount = ring.get("mount") or {}
     mv = mount.get("marble_view")
     if mv:
-        rows = mv["rows"]      # [range, 1/100 mm; hidden, 1/1000; its range, 1/10 mm]
+        rows = mv["rows"]
         x = max(0.0, offset_deg) / float(mv["step_deg"])
         k = min(int(x), len(rows) - 2)
         f = min(x - k, 1.0)
-        return (rows[k][0] + (rows[k + 1][0] - rows[k][0]) * f) / 100.0
+        return rows[k][0] + (rows[k + 1][0] - rows[k][0]) * f
     return near_surface_mm(ring, offset_deg)
 
 
