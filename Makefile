@@ -30,10 +30,8 @@ test: $(STAMP)
 firmware: $(STAMP)
 	$(VPY) -m ringside.app.build_firmware build/firmware
 
-# the generated blocks of hardware/README.md (ring.json, bom.csv), ring.json's marble_view
-# (the design's ray cast) and docs/board.md (the build)
+# the generated blocks of hardware/README.md (ring.json, bom.csv) and docs/board.md (the build)
 docs: $(STAMP)
-	$(VPY) hardware/tools/marble_view.py
 	$(VPY) hardware/tools/draw_layout.py
 	$(VPY) -m ringside.app.build_firmware --docs
 

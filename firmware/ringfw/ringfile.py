@@ -255,59 +255,8 @@ def ring_from(d, digest=0):
         raise RingError("ring.json lists no sensors")
     if r.radius <= 0 or r.led_count <= 0:
         raise RingError("ring.json: radius and LED count must be positive")
-    _marble_view(r, (d.get("mount") or {}).get("marble_view"))
+    _range_table(r)
     return r
-
-
-def _marble_view(r, mv):
-    # ring.json mount.marble_view: what a cone makes of the marble offset k * step_deg ahead
-    # (hardware/tools/marble_view.py, the design's ray cast): rows [range_mm, hidden, hidden_mm],
-    # the marble's own range (the signal-weighted depth of the part of it the cone sees: 0.6 mm
-    # past its near surface close to the lens, 2.5 mm at a window's far end), the share of the
-    # empty ring's light it hides and how far that light came from. The range table then
-    # inverts the marble's own range, and _unblend takes out only the light the marble leaves
-    # (docs/firmware.md, "What the marble hides"). Without it: the near surface, nothing hidden.
-    if mv is None:
-        _range_table(r)
-        r.hid = r.hid_mm = bytearray(r.range_max + 2)
-        return
-    try:
-        step = _cd(mv["step_deg"])
-        rows = mv["rows"]
-        m = len(rows)
-        rr = filled("i", m)      # the marble's own range, 1/100 mm
-        hh = filled("H", m)      # the share hidden, /1000
-        hm = filled("H", m)      # its distance, 1/10 mm
-        for k in range(m):
-            rr[k] = int(rows[k][0] * 100 + 0.5)
-            hh[k] = int(rows[k][1] * 1000 + 0.5)
-            hm[k] = int(rows[k][2] * 10 + 0.5)
-            if (k and rr[k] <= rr[k - 1]) or hh[k] > 1000 or hm[k] >= 2560:
-                raise ValueError
-    except (KeyError, TypeError, IndexError, ValueError, OverflowError):
-        raise RingError("ring.json mount.marble_view must be {step_deg, rows: [[range_mm, "
-                        "hidden, hidden_mm], ...]}: range_mm rising, hidden 0..1, hidden_mm "
-                        "under 256")
-    far = max(r.view_max) + 300                 # (reading_angle takes 3 deg past a window)
-    if not 0 < step <= 500 or rr[0] < 0 or (m - 1) * step <= far:
-        raise RingError("ring.json mount.marble_view: step_deg 0..5, rows from 0 deg to past "
-                        "3 deg beyond every window")
-    k = far // step
-    rmax = (rr[k] + (rr[k + 1] - rr[k]) * (far - k * step) // step) // 100 + 2
-    r.range_max = rmax
-    tab = r.offset_table = filled("H", rmax + 2)
-    hid = r.hid = bytearray(rmax + 2)           # share of the background hidden, /64
-    hid_mm = r.hid_mm = bytearray(rmax + 2)     # ... and that light's distance (mm)
-    k = 0
-    for mm in range(rmax + 2):
-        c = mm * 100
-        while k < m - 2 and rr[k + 1] <= c:
-            k += 1
-        span = rr[k + 1] - rr[k]
-        f = min(max(c - rr[k], 0), span)       # (the table's first row holds below it)
-        tab[mm] = (k * span + f) * step // span
-        hid[mm] = (hh[k] * (span - f) + hh[k + 1] * f) * 64 // (1000 * span)
-        hid_mm[mm] = (hm[k] * (span - f) + hm[k + 1] * f) // (10 * span)
 
 
 def _range_table(r):

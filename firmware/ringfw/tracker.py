@@ -591,9 +591,7 @@ class Tracker:
         """The marble's own range from a reading that blends it with the background: the
         device reports the signal-weighted mean of what its cone sees, so with the learned
         background (range rb, signal sb) and the reading's total signal s,
-            r = (s_m r_m + sb rb) / s,  s_m = s - sb   ->   r_m = (s r - sb rb) / (s - sb),
-        less the part h of sb the marble hides, from distance rh (ring.hid, ring.hid_mm):
-            r_m = (s r - sb rb + h rh) / (s - sb + h).
+            r = (s_m r_m + sb rb) / s,  s_m = s - sb   ->   r_m = (s r - sb rb) / (s - sb).
         Returns -1 when the marble's part is too weak to say (under the background's)."""
         self.sb_out = 0
         if self.bg_n[i] < _BG_WARM // 2:
@@ -614,22 +612,9 @@ class Tracker:
         sm = sig - sb
         if sm * 2 < sb:
             return -1
-        # (in mm, so every product stays a small int: sig < 2^16, ranges < 2^13)
-        num = sig * rng - sb * rb
-        rm = num // sm
-        # The marble hides the part of the background behind it (all of it near the lens, a
-        # fifth at a window's far end): only what is left was blended in. Taking all of it
-        # out read 0.2-1.5 mm short, more the fainter the marble (docs/firmware.md, "What
-        # the marble hides"). The share hidden is the design's, by the marble's range.
-        r = self.ring
-        k = rm if 0 < rm <= r.range_max else (0 if rm <= 0 else r.range_max)
-        h = sb * r.hid[k] >> 6
-        sb -= h
-        sm = sig - sb
-        # (what it hides of a background that ranges, a wall, lies at the wall's range)
-        num += h * (rb if rb != r.bg_mm else r.hid_mm[k])
         self.sb_out = sb
-        rm = (2 * num + sm) // (2 * sm)      # (rounded: a floor read 0.5 mm short)
+        # (in mm, so every product stays a small int: sig < 2^16, ranges < 2^13)
+        rm = (sig * rng - sb * rb) // sm
         return rm if rm > 0 else 0
 
     def sigma_mm16(self, sig):

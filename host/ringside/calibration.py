@@ -132,12 +132,7 @@ def _fit(points):
     return a, b, res, free
 
 
-# How many times each space is visited (ringside calibrate --passes). Each placement lands the
-# marble at its own place across the 24 mm groove, which moves a reading by 1-3 mm: with one
-# pass a sensor has one or two placements in its window, and its offset is off by as much
-# for good. Three passes (60 placements, about 6 minutes at a table) took the level bench's
-# primary accuracy from 0.976-0.987 to ... (docs/simulator.md, "Stop 37").
-PASSES = 3
+PASSES = 1    # how many times each space is visited (ringside calibrate --passes)
 # How long the ring stays empty before the first placement (ms): a sensor needs 16 readings of
 # the empty ring (the tracker's _BG_WARM / 2) before it takes the blend out; the schedule
 # ranges each sensor every 67 ms or so, so 16 take about 1.1 s; 3 s leaves room.

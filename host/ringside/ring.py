@@ -158,30 +158,10 @@ def space_kind(space_id: str) -> str:
 
 
 def lens_range_mm(ring: dict, offset_deg: float) -> float:
-    """The range (mm) a sensor reads of a marble offset_deg ahead of it on the groove's centre
-    line, the background taken out: the range the firmware's table inverts
-    (ringfw.ringfile._marble_view), and what calibration fits each sensor to.
-
-    With ring.json mount.marble_view (the design's ray cast, hardware/tools/marble_view.py):
-    the marble's own range there, the signal-weighted depth of the part of it the cone sees,
-    interpolated as the firmware does. Without it: the distance from the lens to the marble's
-    near surface. The lens sits mount.lens_radius_mm from the ring's centre and
-    mount.height_mm above the floor; without a mount, on the centre line."""
-    mount = ring.get("mount") or {}
-    mv = mount.get("marble_view")
-    if mv:
-        rows = mv["rows"]
-        x = max(0.0, offset_deg) / float(mv["step_deg"])
-        k = min(int(x), len(rows) - 2)
-        f = min(x - k, 1.0)
-        return rows[k][0] + (rows[k + 1][0] - rows[k][0]) * f
-    return near_surface_mm(ring, offset_deg)
-
-
-def near_surface_mm(ring: dict, offset_deg: float) -> float:
     """Distance (mm) from a sensor's lens to the near surface of a marble offset_deg ahead of
-    it on the groove's centre line (mount.lens_radius_mm from the ring's centre,
-    mount.height_mm above the floor; without a mount, on the centre line)."""
+    it on the groove's centre line: the geometry the firmware's range table inverts
+    (ringfw.ringfile._range_table). The lens sits mount.lens_radius_mm from the ring's centre
+    and mount.height_mm above the floor; without a mount, on the centre line."""
     t = ring["track"]
     radius = float(t["radius_mm"])
     marble_r = float(t["marble_diameter_mm"]) / 2.0

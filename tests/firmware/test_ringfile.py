@@ -74,12 +74,6 @@ def test_reading_from_a_file_gives_the_same_ring(tmp_path):
      "calibration_sigma_by_offset must be"),
     (lambda d: d["detection"].update(calibration_sigma_by_offset=[[30, 12]]), "sigma_deg under 10"),
     (lambda d: d["leds"].pop("budget_ma"), "budget_ma"),
-    (lambda d: d["mount"]["marble_view"]["rows"][20].__setitem__(0, 10.0), "range_mm rising"),
-    (lambda d: d["mount"]["marble_view"]["rows"][20].__setitem__(1, 1.5), "hidden 0..1"),
-    (lambda d: d["mount"]["marble_view"]["rows"][20].__setitem__(2, 300), "hidden_mm under 256"),
-    (lambda d: d["mount"]["marble_view"].update(rows=d["mount"]["marble_view"]["rows"][:40]),
-     "rows from 0 deg to past 3 deg beyond every window"),
-    (lambda d: d["mount"]["marble_view"].pop("step_deg"), "marble_view must be {step_deg, rows"),
     (lambda d: d["track"].update(radius_mm="wide"), "wrong type"),
 ])
 def test_a_bad_ring_json_is_refused_with_the_reason(change, words):
@@ -181,9 +175,8 @@ def test_dropping_a_module_frees_it_for_good(monkeypatch):
 
 def test_the_range_table_inverts_the_lens_in_the_outer_wall():
     # ring.json's mount: the lens 192 mm from the centre, 10 mm up; the marble's centre on
-    # the 180 mm centre line, 8 mm up. A range from the host's model (what calibration takes
-    # as the truth: the marble's own range, ring.json mount.marble_view) comes back as its
-    # angle within 0.05 deg over the whole window.
+    # the 180 mm centre line, 8 mm up. A range from the host's geometry (what calibration
+    # takes as the truth) comes back as its angle within 0.05 deg over the whole window.
 
     from ringside.ring import lens_range_mm
     data = (Path(__file__).resolve().parents[2] / "hardware" / "ring.json").read_bytes()
@@ -199,16 +192,6 @@ def test_the_range_table_inverts_the_lens_in_the_outer_wall():
     # the chord (the lens on the centre line) is 3.5-5 mm shorter: 1-1.5 deg near the sensor
     chord = 2 * 180 * math.sin(math.radians(15 / 2)) - 8
     assert lens_range_mm(rd, 15) - chord > 3.0
-    # without the table: the near surface, which the marble's own range is 0.6-2.5 mm past
-    del rd["mount"]["marble_view"]
-    ring = geometry.loads(json.dumps(rd).encode())
-    for d10 in range(80, 461, 15):
-        mm = lens_range_mm(rd, d10 / 10)
-        whole = int(mm)
-        tab = ring.offset_table
-        off = tab[whole] + (tab[whole + 1] - tab[whole]) * (mm - whole)
-        assert abs(off / 100 - d10 / 10) < 0.05, (d10 / 10, mm, off / 100)
-    assert not any(ring.hid)                 # and nothing hidden: all of the background out
 
 
 def test_a_ring_without_a_mount_has_its_lenses_on_the_centre_line():

@@ -86,15 +86,12 @@ def test_a_blended_reading_gives_the_marbles_own_range_not_the_walls():
     tr.begin(0)
     t = empty_ring(tr, rnd)
     t = run(tr, t, 1000, rnd)
-    # the marble 60 mm away returns 2.0 MCPS (256) and hides part h of the wall behind it
-    # (the design's share at its range, ring.json mount.marble_view); the device blends it
-    # with what is left: r = (s_m r_m + (1 - h) s_b r_b) / (s_m + (1 - h) s_b)
+    # the marble 60 mm away returns 2.0 MCPS (256); the device blends it with the wall:
+    # r = (s_m r_m + s_b r_b) / (s_m + s_b)
     s_m, r_m = 256, 60
-    left = WALL_SIG - WALL_SIG * RING.hid[r_m] // 64
-    assert left < WALL_SIG * 0.4
-    s = s_m + left
-    blended = (s_m * r_m + left * WALL_MM) // s
-    assert blended >= r_m + 3                    # the wall pulls it 3 mm (about 1 degree) out
+    s = s_m + WALL_SIG
+    blended = (s_m * r_m + WALL_SIG * WALL_MM) // s
+    assert blended >= r_m + 7                    # the wall pulls it 8 mm (about 3 degrees) out
     t = run(tr, t, 2500, rnd, sensor_range=blended, sensor_sig=s)
     placed = [e for k, e in events(tr) if k == T.EV_PLACED]
     assert placed, "the marble in front of the wall was not found"
@@ -102,7 +99,7 @@ def test_a_blended_reading_gives_the_marbles_own_range_not_the_walls():
     wall_side = RING.reading_angle(S, blended)
     got = placed[-1][1]
     assert abs(geometry.sdiff(got, want)) <= 40            # within 0.4 deg of the marble
-    assert abs(geometry.sdiff(got, wall_side)) > 80        # not the blend's 1 deg off
+    assert abs(geometry.sdiff(got, wall_side)) > 200       # not the blend's 3 deg off
 
 
 def test_the_background_is_kept_current_while_the_marble_rests_elsewhere():
@@ -212,49 +209,3 @@ def test_a_background_too_faint_to_range_is_taken_out_at_the_designs_distance():
     t2 = run(tr2, empty_ring(tr2, rnd), 1000, rnd)
     tr2.feed(t2, i, blended, hal.STATUS_VALID, s)
     assert tr2.own == blended
-
-
-def _dithered_own(tr, t, i, r, s, rnd, n=60):
-    """The mean of tr.own over n readings of a blended range r (mm, fractional) at signal s:
-    the device reports whole millimetres, which average to r over a noisy sensor's readings."""
-    got = []
-    for _ in range(n):
-        tr.feed(t, i, int(r + rnd.random()), hal.STATUS_VALID, round(s))
-        got.append(tr.own)
-        t += 34
-    return sum(got) / n
-
-
-def test_only_the_background_the_marble_leaves_is_taken_out():
-    # A marble in a cone hides what lies behind it: all of the empty ring's light near the
-    # lens, a third at 35 deg out (ring.json mount.marble_view, the design's ray cast). The
-    # noise-free reading the physical model gives (its blend of marble and background) must
-    # un-blend to the marble's own range. Taking all of the background out read 0.5-1.3 mm
-    # short at 25-35 deg (up to 0.4 deg); with the share it hides, within 0.5 mm (whole mm in, a
-    # share in 64ths).
-    import json
-    from ringside.sim.sensors import SensorArray
-    raw = (Path(__file__).resolve().parents[2] / "hardware" / "ring.json").read_bytes()
-    d = json.loads(raw)
-    arr = SensorArray(d, rng=random.Random(0), model="physical")
-    del d["mount"]["marble_view"]
-    i = 5
-    v = arr.view(i)
-    rnd = random.Random(4)
-    trs = []
-    for ring in (geometry.loads(raw), geometry.loads(json.dumps(d).encode())):
-        tr = T.Tracker(ring)
-        tr.begin(0)
-        trs.append((tr, run(tr, empty_ring(tr, rnd), 1000, rnd)))
-    assert abs(trs[0][0].bg_sig[i] - arr._k * v.bg_w * 128) < 1.5    # the ring's 0.11 MCPS
-    for off, hidden in ((25, 0.60), (30, 0.52), (35, 0.38)):
-        own, hid, _ = arr.marble_view(i, off)
-        assert abs(hid - hidden) < 0.02
-        dw, dwd = arr._marble_part_calc(i, arr.marble_centre(arr._angle[i] + off))[:2]
-        s = arr._k * (v.bg_w + dw) * 128            # the signal rate, 9.7 fixed point
-        r = (v.bg_wd + dwd) / (v.bg_w + dw)          # the blend the device reports
-        assert r > own + 0.7                         # the background pulls it out
-        with_share = _dithered_own(trs[0][0], trs[0][1], i, r, s, rnd)
-        all_out = _dithered_own(trs[1][0], trs[1][1], i, r, s, rnd)
-        assert abs(with_share - own) < 0.5, (off, with_share, own)
-        assert all_out < own - 0.4 and all_out < with_share - 0.6, (off, all_out, own)

@@ -9,7 +9,6 @@ import pytest
 
 from ringfw.hal import (RANGE_NO_TARGET, RANGE_OUT_OF_RANGE, STATUS_NO_ANSWER, STATUS_PHASE_FAIL,
                         STATUS_SIGMA_FAIL, STATUS_SIGNAL_FAIL, STATUS_VALID)
-from ringside.ring import lens_range_mm
 from ringside.sim.sensors import SensorArray, SensorParams
 
 RING = json.loads((Path(__file__).resolve().parents[2] / "hardware" / "ring.json").read_text())
@@ -63,27 +62,11 @@ def test_visibility_window_follows_ring_json():
 
 
 def test_range_is_the_lens_to_the_marble_surface():
-    # a ring.json without mount.marble_view: the firmware's model is the near surface
-    ring = copy.deepcopy(RING)
-    del ring["mount"]["marble_view"]
-    arr = SensorArray(ring, model="ideal", rng=1)
+    arr = SensorArray(RING, model="ideal", rng=1)
     a = RING["sensors"][3]["angle_deg"]
     for d in (8.0, 20.0, 33.3, 46.0):
         assert arr.true_range_mm(3, a + d) == pytest.approx(chord_range(d))
     assert arr.window_range_mm(3) == pytest.approx((chord_range(8.0), chord_range(46.0)))
-
-
-def test_with_the_marble_view_the_range_is_the_marbles_own_beyond_its_near_surface():
-    # the shipped ring.json's table (hardware/tools/marble_view.py): the ideal model reads what
-    # the firmware's table inverts, the signal-weighted depth of the part of the marble the
-    # cone sees: past its near surface, more so the further out (a wider patch of it is lit)
-    arr = SensorArray(RING, model="ideal", rng=1)
-    a = RING["sensors"][3]["angle_deg"]
-    beyond = []
-    for d in (8.0, 20.0, 33.3, 46.0):
-        assert arr.true_range_mm(3, a + d) == pytest.approx(lens_range_mm(RING, d))
-        beyond.append(lens_range_mm(RING, d) - chord_range(d))
-    assert 0.3 < beyond[0] < beyond[1] < beyond[2] < beyond[3] < 4.0, beyond
     assert chord_range(30.0) == pytest.approx(89.00, abs=0.01)   # the chord alone: 85.17
 
 
@@ -92,7 +75,7 @@ def test_ideal_sensor_reads_the_true_range():
     a = RING["sensors"][5]["angle_deg"]
     for d in (9.0, 27.5, 45.0):
         for r in readings(arr, 5, a + d, 5):
-            assert r == (round(lens_range_mm(RING, d)), STATUS_VALID)
+            assert r == (round(chord_range(d)), STATUS_VALID)
 
 
 def test_windows_cover_the_whole_ring():
@@ -149,7 +132,7 @@ def test_noise_sigma_and_bias_match_the_requirement(d):
     arr = SensorArray(RING, model="ideal", params=p, rng=7)
     i = 2
     a = RING["sensors"][i]["angle_deg"]
-    true = lens_range_mm(RING, d)      # what the ideal model reads: the firmware's range model
+    true = chord_range(d)
     vals = [r for r, s in readings(arr, i, a + d, 6000)]
     m, sd = mean_sd(vals)
     sigma_req = max(1.5, 0.015 * true)
@@ -571,35 +554,3 @@ def test_ring_json_background_distance_is_the_models():
         bg = arr.background(i)
         assert bg["signal_mcps"] < arr.params.signal_limit_mcps      # it never ranges alone
         assert abs(bg["range_mm"] - want) < 5.0, (i, bg["range_mm"], want)
-
-
-def test_ring_json_marble_view_is_the_models():
-    # ring.json mount.marble_view is what the firmware's range table and its un-blending are
-    # built from: it must be what the design's cones make of the marble, for every sensor
-    import importlib.util
-    tool = Path(__file__).resolve().parents[2] / "hardware" / "tools" / "marble_view.py"
-    spec = importlib.util.spec_from_file_location("marble_view", tool)
-    mv = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mv)
-    assert mv.main(["--check", str(tool.parents[1] / "ring.json")]) == 0, "run the tool"
-    table = RING["mount"]["marble_view"]
-    arr = SensorArray(RING, rng=1)
-    for i in (0, 4, 11):
-        for k in (8, 20, 35, 46):
-            own, hidden, hidden_mm = arr.marble_view(i, k * table["step_deg"])
-            row = table["rows"][k]
-            assert abs(own - row[0]) < 0.01 and abs(hidden - row[1]) < 0.001 and abs(hidden_mm - row[2]) < 0.1
-
-
-def test_the_marble_hides_the_background_behind_it_and_reads_past_its_near_surface():
-    # the physics the table holds: near the lens the marble fills the baffled cone and hides
-    # all of the empty ring's light; at a window's far end it fills a sliver and hides a fifth.
-    # Its own range is the signal-weighted depth of its lit part: past the near surface, by
-    # more as a wider patch of it is seen at a glancing angle
-    arr = SensorArray(RING, rng=1)
-    rows = [arr.marble_view(2, d) for d in (10.0, 20.0, 30.0, 40.0, 46.0)]
-    hidden = [r[1] for r in rows]
-    assert hidden[0] > 0.99 and 0.15 < hidden[-1] < 0.25
-    assert all(a > b for a, b in zip(hidden, hidden[1:]))
-    past = [r[0] - chord_range(d) for r, d in zip(rows, (10.0, 20.0, 30.0, 40.0, 46.0))]
-    assert 0.5 < past[0] < past[1] < past[2] < past[3] < 3.0, past

@@ -70,7 +70,7 @@ def cmd_ring(args: argparse.Namespace) -> int:
                              marble_mm=args.marble_mm,
                              ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
                              sensors=args.sensors, baffle=False if args.no_baffle else None,
-                             crosstalk=not args.no_crosstalk, cal_passes=args.cal_passes)
+                             crosstalk=not args.no_crosstalk)
         _print(res, args.json)
         return 0
     res = ring.run(flicks=flicks, seed=args.seed, tilt=args.tilt, side=args.side,
@@ -80,7 +80,7 @@ def cmd_ring(args: argparse.Namespace) -> int:
                    marble_mm=args.marble_mm,
                    ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
                    sensors=args.sensors, baffle=False if args.no_baffle else None,
-                   crosstalk=not args.no_crosstalk, cal_passes=args.cal_passes, progress=prog,
+                   crosstalk=not args.no_crosstalk, progress=prog,
                    save_traces=args.save_traces, save_flicks=tuple(args.save_flick or ()),
                    trace_tail_ms=args.trace_tail)
     _print(res, args.json)
@@ -206,9 +206,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--no-crosstalk", action="store_true",
                    help="switch the neighbours' light off: what a schedule in which overlapping "
                         "sensors never range at once would give (for comparison)")
-    r.add_argument("--cal-passes", type=int, choices=range(1, 6), metavar="N",
-                   help="the calibration the bench runs first goes round the spaces N times "
-                        "(1-5; default: ringside calibrate's)")
     r.add_argument("--sweep", nargs="?", const="all", default=None,
                    help="a table of design choices, e.g. 'marble=glass,opaque;sensors=12,16' "
                         "(keys marble, baffle, sensors, ambient; default: all of them)")

@@ -14,7 +14,7 @@ import math
 import random
 import time
 
-from ringside.calibration import PASSES, CalibrationError, calibrate
+from ringside.calibration import CalibrationError, calibrate
 from ringside.ring import load_side
 from ringside.sim.board import FAULT_KINDS, SimBoard, SimTable, default_ring_bytes
 from ringside.sim.physics import max_travel_deg, speed_for_travel
@@ -207,12 +207,11 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         fault_specs: list[tuple[str, int]] | None = None, random_faults: bool = False,
         idle_s: float | None = None, bus: str | None = None,
         save_traces: str | None = None, save_flicks: tuple = (), save_limit: int = 20,
-        trace_tail_ms: int | None = None, cal_passes: int | None = None) -> dict:
+        trace_tail_ms: int | None = None) -> dict:
     """fault_specs: [(kind, sensor)], each injected after calibration for the whole run;
     random_faults: a random single fault every ~200 flicks (RANDOM_EVERY), drawn from the
     seed; idle_s: first that long at armed rest (phantoms counted); bus: the simulated
-    board's (default: "register" with any of these, else the board's default); cal_passes:
-    how many times the first calibration goes round the spaces (default: calibration.PASSES)."""
+    board's (default: "register" with any of these, else the board's default)."""
     rng = random.Random(seed)
     if bus is None and (fault_specs or random_faults or idle_s):
         bus = "register"
@@ -248,8 +247,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         # under the physical model a design can fail calibration (a glass marble the far
         # sensors cannot see): that is a result too, and the flicks run uncalibrated
         try:
-            cal = calibrate(table, board.ring_dict, side=side, log=lambda *a: None,
-                            passes=cal_passes)
+            cal = calibrate(table, board.ring_dict, side=side, log=lambda *a: None)
             cal_sensors = len(cal.fits)
         except CalibrationError as e:
             cal_error = str(e)
@@ -418,7 +416,6 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         "model": board.model.describe(),
         "sensors": board.model.count,
         "calibrated_sensors": cal_sensors,
-        "calibration_passes": (cal_passes or PASSES) if calibrate_first else 0,
         "calibration_error": cal_error,
         "flicks": stats["flicks"],
         "seed": seed,

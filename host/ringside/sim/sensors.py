@@ -477,37 +477,6 @@ class SensorArray:
         return {"range_mm": (v.bg_wd / v.bg_w) if v.bg_w > 0 else None,
                 "signal_mcps": self._k * v.bg_w, "parts": v.background_parts()}
 
-    def marble_view(self, i: int, offset_deg: float) -> tuple | None:
-        """What sensor i's cone makes of a marble offset_deg ahead of it on the groove's centre
-        line, without noise: (the marble's own range, mm: the signal-weighted distance of
-        the part of it the cone sees; the share of the empty ring's return it hides; the
-        signal-weighted distance of what it hides, mm), or None if the cone misses it. The
-        firmware's range table and its un-blending are built from these (ring.json
-        mount.marble_view, hardware/tools/marble_view.py)."""
-        self._check_index(i)
-        if self.model != "physical":
-            raise ValueError("marble_view needs the physical model")
-        v = self._views[i]
-        keep = self.lateral_mm
-        self.lateral_mm = 0.0
-        try:
-            centre = self.marble_centre(self._angle[i] + self._dir[i] * offset_deg)
-        finally:
-            self.lateral_mm = keep
-        got = v.coverage(centre, self.marble_d_mm / 2.0)
-        part = self._marble_part_calc(i, centre)
-        if got is None or part is None:
-            return None
-        idx, cov = got[0], got[1]
-        hid_w = float(cov @ v.w[idx])
-        hid_wd = float(cov @ v.wd[idx])
-        own_w = part[0] + hid_w
-        if own_w <= 0:
-            return None
-        own = (part[1] + hid_wd) / own_w
-        hidden = hid_w / v.bg_w if v.bg_w > 0 else 0.0
-        return own, hidden, (hid_wd / hid_w) if hid_w > 0 else 0.0
-
     def describe(self) -> dict:
         """The model and its parameters, for a bench's JSON."""
         d = {"sensor_model": self.model, "period_ms": round(self.period_ms, 3),
