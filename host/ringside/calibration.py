@@ -4,7 +4,7 @@ A VL53L0X reads a fixed offset (mounting, cover glass) and a small scale error. 
 marble resting at a known angle, the true distance to it is known from the geometry
 (from the lens in the outer wall to the marble's near surface: ringside.ring.lens_range_mm,
 the geometry the firmware's range table inverts); a straight-line fit of what a sensor read
-against that truth, over the placements it saw, with its slope held near 1 (_fit), gives
+against that truth, over the placements it saw, with its slope held near 1 (fit_line), gives
 
     raw = a * true + b      ->   corrected = (raw - offset) * scale,  offset = b, scale = 1/a
 
@@ -113,7 +113,7 @@ POINT_SIGMA_MM = 1.5
 SCALE_SIGMA = 0.01
 
 
-def _fit(points):
+def fit_line(points):
     """Straight line raw = a * true + b through the points: least squares with a prior that
     a is 1 +- SCALE_SIGMA. Two placements 50 mm apart, each 1.5 mm uncertain, would
     otherwise give the slope +-4 %: wrong by a degree at the other end of the window."""
@@ -220,7 +220,7 @@ def calibrate(board: Any, ring: dict, *, side: str = "darts", spaces: list[str] 
         if not pts:
             log("  sensor %d: no placement in its view - left uncalibrated" % i)
             continue
-        a, b, res, free = _fit(pts)
+        a, b, res, free = fit_line(pts)
         if not 0.5 <= free <= 2.0:
             # a stuck sensor reads one range wherever the marble is: slope 0, no scale at all
             why = "its readings do not follow the marble (stuck?)" if abs(free) < 0.05 else "scale %.3f" % (1 / free)

@@ -64,15 +64,15 @@ def test_two_placements_a_little_off_do_not_tilt_the_fit():
     # place across the groove): a free line would take a 5.5 % scale from them, 1.7 deg at
     # the other end of the window. The slope is held near 1 (a VL53L0X's own scale error is
     # under 1 %), and the offset takes the rest.
-    from ringside.calibration import _fit
-    a, b, res, free = _fit([(60.0, 60.0 + 5.0 + 1.5), (115.0, 115.0 + 5.0 - 1.5)])
+    from ringside.calibration import fit_line
+    a, b, res, free = fit_line([(60.0, 60.0 + 5.0 + 1.5), (115.0, 115.0 + 5.0 - 1.5)])
     assert abs(free - 1.0) > 0.05
     assert abs(a - 1.0) < 0.01
     assert abs(b - 5.0) < 1.0
     # a sensor whose scale is truly 1 % off: held near 1, the fit still stays within a
     # placement's own uncertainty across the whole window (20 to 140 mm)
     pts = [(x, 1.01 * x + 3.0) for x in (30.0, 60.0, 90.0, 120.0)]
-    a, b, res, free = _fit(pts)
+    a, b, res, free = fit_line(pts)
     assert abs(free - 1.01) < 1e-9
     for x in (20.0, 140.0):
         assert abs(a * x + b - (1.01 * x + 3.0)) < 1.5

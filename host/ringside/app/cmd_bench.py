@@ -53,6 +53,9 @@ def cmd_ring(args: argparse.Namespace) -> int:
     if args.trace_tail is not None and (args.trace_tail <= 0 or not args.save_traces):
         raise UsageError("--trace-tail takes the milliseconds (more than 0) to keep after the "
                          "marble stopped, with --save-traces")
+    if args.exact_calibration and args.ideal:
+        raise UsageError("--exact-calibration needs the physical model (it fits to its "
+                         "noise-free readings)")
     if args.dead and (specs or args.faults):
         raise UsageError("--dead is the sensor model's; use --fault dead:N with --fault/--faults")
     flicks = args.flicks if args.flicks is not None else (0 if args.idle else 2000)
@@ -70,7 +73,8 @@ def cmd_ring(args: argparse.Namespace) -> int:
                              marble_mm=args.marble_mm,
                              ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
                              sensors=args.sensors, baffle=False if args.no_baffle else None,
-                             crosstalk=not args.no_crosstalk)
+                             crosstalk=not args.no_crosstalk,
+                             exact_calibration=args.exact_calibration, centred=args.centred)
         _print(res, args.json)
         return 0
     res = ring.run(flicks=flicks, seed=args.seed, tilt=args.tilt, side=args.side,
@@ -82,7 +86,8 @@ def cmd_ring(args: argparse.Namespace) -> int:
                    sensors=args.sensors, baffle=False if args.no_baffle else None,
                    crosstalk=not args.no_crosstalk, progress=prog,
                    save_traces=args.save_traces, save_flicks=tuple(args.save_flick or ()),
-                   trace_tail_ms=args.trace_tail)
+                   trace_tail_ms=args.trace_tail,
+                   exact_calibration=args.exact_calibration, centred=args.centred)
     _print(res, args.json)
     return 0
 
@@ -221,6 +226,11 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="with --save-traces: keep each feed this long after the marble stopped "
                         "(default 3000, 5000 tilted; an unanswered flick keeps at least 6000): "
                         "room for a fixed firmware's late answer")
+    r.add_argument("--exact-calibration", action="store_true",
+                   help="what-if: after calibration, every sensor fitted again to the model's "
+                        "noise-free readings over its whole window (no builder can)")
+    r.add_argument("--centred", action="store_true",
+                   help="what-if: the marble always on the groove's centre line")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_ring)
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")

@@ -14,8 +14,8 @@ import math
 import random
 import time
 
-from ringside.calibration import CalibrationError, calibrate
-from ringside.ring import load_side
+from ringside.calibration import FAR_EDGE_DEG, CalibrationError, calibrate, fit_line
+from ringside.ring import lens_range_mm, load_side
 from ringside.sim.board import FAULT_KINDS, SimBoard, SimTable, default_ring_bytes
 from ringside.sim.physics import max_travel_deg, speed_for_travel
 from ringside.sim.sensors import MARBLE_KINDS, SensorParams
@@ -198,6 +198,27 @@ def _pct(values, p):
     return v[k]
 
 
+def exact_fits(table: Any, board: Any, sensors: list[int], step_deg: float = 0.5) -> None:
+    """Calibrate the given sensors as no builder can (the what-if --exact-calibration): each
+    fitted, as ringside.calibration fits it, to what the firmware makes of its reading of a
+    marble on the groove's centre line without noise (SensorArray.unblended_mm), every
+    step_deg over the span a calibration uses (clear of the window's ends)."""
+    ring = board.ring_dict
+    model = board.model
+    for i in sensors:
+        lo, hi = model.window_deg(i)
+        pts = []
+        d = lo + 1.0
+        while d <= hi - FAR_EDGE_DEG:
+            got = model.unblended_mm(i, d)
+            if got is not None:
+                pts.append((lens_range_mm(ring, d), got))
+            d += step_deg
+        a, b, _res, _free = fit_line(pts)
+        table.send("cal", id=i, off=int(round(b * 16)), scale=int(round(4096 / a)))
+    table.send("calsave")
+
+
 def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts",
         noise: float = 1.0, faults: dict | None = None, calibrate_first: bool = True,
         sensor_params: SensorParams | None = None, sensor_model: str = "physical",
@@ -207,11 +228,18 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         fault_specs: list[tuple[str, int]] | None = None, random_faults: bool = False,
         idle_s: float | None = None, bus: str | None = None,
         save_traces: str | None = None, save_flicks: tuple = (), save_limit: int = 20,
-        trace_tail_ms: int | None = None) -> dict:
+        trace_tail_ms: int | None = None, exact_calibration: bool = False,
+        centred: bool = False) -> dict:
     """fault_specs: [(kind, sensor)], each injected after calibration for the whole run;
     random_faults: a random single fault every ~200 flicks (RANDOM_EVERY), drawn from the
     seed; idle_s: first that long at armed rest (phantoms counted); bus: the simulated
-    board's (default: "register" with any of these, else the board's default)."""
+    board's (default: "register" with any of these, else the board's default).
+
+    What-ifs, to find what limits a landing (docs/simulator.md, "Stop 38"), not a design:
+    exact_calibration: after the builder's calibration, each sensor it fitted is fitted
+    again to the model's own noise-free readings over its whole window (exact_calibration);
+    centred: the marble always on the groove's centre line. noise scales the readings'
+    noise (SensorParams.noise_scale)."""
     rng = random.Random(seed)
     if bus is None and (fault_specs or random_faults or idle_s):
         bus = "register"
@@ -249,8 +277,11 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         try:
             cal = calibrate(table, board.ring_dict, side=side, log=lambda *a: None)
             cal_sensors = len(cal.fits)
+            if exact_calibration:
+                exact_fits(table, board, [f.sensor for f in cal.fits])
         except CalibrationError as e:
             cal_error = str(e)
+    board.centred = centred
     if tilt:
         board.marble.set_tilt(tilt, board.low_deg)
     board.place(start_angle)
@@ -422,6 +453,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         "tilt_deg": tilt,
         "low_deg": round(board.low_deg, 1) if tilt else None,
         "noise_scale": noise,
+        "what_if": [w for w, on in (("exact_calibration", exact_calibration and calibrate_first),
+                                    ("centred", centred)) if on],
         "accuracy": round(stats["correct"] / landings, 5) if landings else None,
         "primary_accuracy": round(stats["primary"] / landings, 5) if landings else None,
         "misreported": stats["misreported"],

@@ -455,8 +455,10 @@ class SimBoard:
         self.model = SensorArray(self.ring_dict, params=sensor_params,
                                  rng=random.Random(master.getrandbits(32)), faults=model_faults,
                                  model=self.sensor_model)
-        # the marble's place across the groove, drawn per flick and per placing
+        # the marble's place across the groove, drawn per flick and per placing; centred: a
+        # what-if (bench ring --centred), the marble always on the groove's centre line
         self._groove_rng = random.Random(master.getrandbits(32))
+        self.centred = False
         # when the faults that come and go strike (drawn last: the draws above stay put)
         self._fault_rng = random.Random(master.getrandbits(32))
         self.faults: dict[int, str] = dict(faults or {}) if self.bus == "direct" else {}
@@ -609,7 +611,8 @@ class SimBoard:
 
     def _draw_lateral(self):
         m = self.model.lateral_max_mm()
-        self.model.set_lateral(self._groove_rng.uniform(-m, m))
+        u = self._groove_rng.uniform(-m, m)     # (drawn either way: the same stream)
+        self.model.set_lateral(0.0 if self.centred else u)
 
     def angle_at(self, t_ms: float) -> float | None:
         """The marble's position (deg) at a recent time, or None when it is off the ring."""

@@ -477,6 +477,39 @@ class SensorArray:
         return {"range_mm": (v.bg_wd / v.bg_w) if v.bg_w > 0 else None,
                 "signal_mcps": self._k * v.bg_w, "parts": v.background_parts()}
 
+    def unblended_mm(self, i: int, offset_deg: float) -> float | None:
+        """What the firmware makes of sensor i's reading of a marble offset_deg ahead of it on
+        the groove's centre line, without noise (mm): the device's mean reading (with this
+        sensor's own scale and bias) with the empty ring's light taken out as
+        ringfw.tracker._unblend takes it out - all of it, at its own range if it ranges, else
+        at ring.json mount.background_mm. None if the cone misses the marble. (The bench's
+        --exact-calibration fits each sensor to these: a calibration without noise, without
+        the marble's place across the groove, with every point of the window.)"""
+        self._check_index(i)
+        if self.model != "physical":
+            raise ValueError("unblended_mm needs the physical model")
+        v = self._views[i]
+        keep = self.lateral_mm
+        self.lateral_mm = 0.0
+        try:
+            centre = self.marble_centre(self._angle[i] + self._dir[i] * offset_deg)
+        finally:
+            self.lateral_mm = keep
+        part = self._marble_part_calc(i, centre)
+        if part is None or part[0] <= 0:
+            return None
+        w = v.bg_w + part[0]
+        raw = self.scale[i] * (v.bg_wd + part[1]) / w + self.bias_mm[i]
+        if v.bg_w <= 0:
+            return raw
+        if self._k * v.bg_w >= self.params.signal_limit_mcps:
+            rb = self.scale[i] * v.bg_wd / v.bg_w + self.bias_mm[i]   # it ranges on its own
+        else:
+            rb = float((self.ring.get("mount") or {}).get("background_mm", 0))
+            if not rb:
+                return raw                # the firmware leaves it in
+        return (w * raw - v.bg_w * rb) / part[0]
+
     def describe(self) -> dict:
         """The model and its parameters, for a bench's JSON."""
         d = {"sensor_model": self.model, "period_ms": round(self.period_ms, 3),
