@@ -237,7 +237,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
 
     What-ifs, to find what limits a landing (docs/simulator.md, "Stop 38"), not a design:
     exact_calibration: after the builder's calibration, each sensor it fitted is fitted
-    again to the model's own noise-free readings over its whole window (exact_calibration);
+    again to the model's own noise-free readings over its whole window (exact_fits);
     centred: the marble always on the groove's centre line. noise scales the readings'
     noise (SensorParams.noise_scale)."""
     rng = random.Random(seed)
@@ -271,6 +271,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         table.send("side", name=side)
     cal_error = None
     cal_sensors = None
+    exact_done = False
     if calibrate_first:
         # under the physical model a design can fail calibration (a glass marble the far
         # sensors cannot see): that is a result too, and the flicks run uncalibrated
@@ -279,6 +280,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
             cal_sensors = len(cal.fits)
             if exact_calibration:
                 exact_fits(table, board, [f.sensor for f in cal.fits])
+                exact_done = True
         except CalibrationError as e:
             cal_error = str(e)
     board.centred = centred
@@ -453,8 +455,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         "tilt_deg": tilt,
         "low_deg": round(board.low_deg, 1) if tilt else None,
         "noise_scale": noise,
-        "what_if": [w for w, on in (("exact_calibration", exact_calibration and calibrate_first),
-                                    ("centred", centred)) if on],
+        "what_if": [w for w, on in (("exact_calibration", exact_done), ("centred", centred)) if on],
         "accuracy": round(stats["correct"] / landings, 5) if landings else None,
         "primary_accuracy": round(stats["primary"] / landings, 5) if landings else None,
         "misreported": stats["misreported"],
