@@ -32,3 +32,37 @@ def test_a_bench_with_no_games_is_a_usage_error(capsys, argv):
 def test_a_seed_is_a_whole_number(seed):
     with pytest.raises(games.GameError, match="a seed is a whole number"):
         games.new("darts", ["Ann", "Bob"], seed=seed)
+
+
+@pytest.mark.parametrize("argv,words", [
+    (["--noise", "-1"], "--noise takes a scale of 0 or more"),
+    (["--tilt", "50"], "--tilt takes degrees from 0 to under 45"),
+    (["--tilt", "-1"], "--tilt takes degrees"),
+    (["--flicks", "-5"], "--flicks takes 0 or more"),
+    (["--dead", "40"], "--dead: no sensor 40 (there are 12, 0 to 11)"),
+    (["--dead", "x"], "--dead takes sensor numbers"),
+    (["--sensors", "30"], "sensors must be 4..16"),
+    (["--marble-mm", "30"], "between 0 and the groove's 24 mm"),
+    (["--marble", "pink"], "unknown marble 'pink' (use one of glass, opaque, steel, white"),
+    (["--sweep", "marble=pink"], "sweep: unknown marble 'pink'"),
+    (["--sweep", "sensors=12,40"], "sensors must be 4..16"),
+])
+def test_a_ring_bench_the_ring_cannot_run_is_refused_in_one_line(capsys, argv, words):
+    """Each of these was a "this is a bug in Ringside" line (a ValueError deep in the model)
+    until stop 39: the bench now refuses them before the first flick, naming what would do."""
+    few = [] if "--flicks" in argv else ["--flicks", "1"]   # if it ran after all: quickly
+    assert cli.main(["bench", "ring", *argv, *few]) == 2
+    err = capsys.readouterr().err.strip()
+    assert err.count("\n") == 0 and words in err and "bug" not in err
+
+
+@pytest.mark.parametrize("argv,what", [(["bench", "firmware", "--seconds", "0"], "simulated seconds"),
+                                       (["bench", "bots", "-n", "-1"], "games"),
+                                       (["bench", "page", "--viewers", "0"], "viewers"),
+                                       (["bench", "page", "--landings", "x"], "landings")])
+def test_a_bench_count_under_one_is_a_usage_error(capsys, argv, what):
+    with pytest.raises(SystemExit) as e:
+        cli.main(argv)
+    assert e.value.code == 2
+    err = capsys.readouterr().err
+    assert ("number of %s" % what) in err and "bug" not in err and "Traceback" not in err

@@ -355,14 +355,32 @@ def test_without_marble_or_baffle_a_sensor_reports_the_wall():
 
 def test_glass_returns_less_signal_than_a_matte_marble_of_the_same_size():
     sig = {}
-    for material in ("glass", "opaque", "steel"):
+    for material in ("glass", "opaque", "steel", "white"):
         arr = SensorArray(no_baffles(RING), params=quiet(marble_material=material), rng=3)
         alone(arr, 0)
         empty = arr.background(0)["signal_mcps"]
         got = physical_readings(arr, 0, RING["sensors"][0]["angle_deg"] + 25.0, 10)
         sig[material] = sum(g.signal_mcps for g in got) / len(got) - empty
-    assert sig["glass"] < sig["steel"] < sig["opaque"]
+    assert sig["glass"] < sig["steel"] < sig["opaque"] < sig["white"]
     assert sig["glass"] < 0.1 * sig["opaque"]
+    # the marble's part of the signal goes as its effective reflectance (ring.json kinds)
+    assert sig["white"] / sig["opaque"] == pytest.approx(0.57 / 0.35, rel=0.1)
+
+
+def test_a_whiter_marble_reads_nearer_its_true_range_at_the_far_edge():
+    """More of the blend is the marble's own light, so less of the wall pulls it in."""
+    s0 = RING["sensors"][0]
+    angle = s0["angle_deg"] + s0["view_deg"][1]
+    short = {}
+    for material in ("opaque", "white"):
+        arr = SensorArray(no_baffles(RING), params=quiet(marble_material=material), rng=4)
+        alone(arr, 0)
+        arr.set_lateral(0.0)
+        true_lens = arr.lens_range_mm(0, angle)
+        got = physical_readings(arr, 0, angle, 60)
+        m, _ = mean_sd([(g.range_mm - arr.bias_mm[0]) / arr.scale[0] for g in got])
+        short[material] = true_lens - m
+    assert 0 < short["white"] < short["opaque"]
 
 
 def test_far_edge_marble_reads_short_by_the_blend():

@@ -20,14 +20,41 @@ def _print(result: dict, as_json: bool) -> None:
             print("%-26s %s" % (k, v))
 
 
+def _dead_sensors(text: str | None, count: int) -> dict | None:
+    """--dead 1,3 -> {1: "dead", 3: "dead"}, each a sensor of the ring."""
+    if not text:
+        return None
+    out = {}
+    for part in text.split(","):
+        try:
+            i = int(part)
+        except ValueError:
+            raise UsageError("--dead takes sensor numbers like 1,3, not %r" % text) from None
+        if not 0 <= i < count:
+            raise UsageError("--dead: no sensor %d (there are %d, 0 to %d)" % (i, count, count - 1))
+        out[i] = "dead"
+    return out
+
+
 def cmd_ring(args: argparse.Namespace) -> int:
     from ringside.bench import ring
-    faults = {int(i): "dead" for i in args.dead.split(",")} if args.dead else None
+    if args.flicks is not None and args.flicks < 0:
+        raise UsageError("--flicks takes 0 or more")
+    if not args.noise >= 0:
+        raise UsageError("--noise takes a scale of 0 or more (1 = the model's own noise)")
+    if not 0 <= args.tilt < 45:
+        raise UsageError("--tilt takes degrees from 0 to under 45")
     prog = (lambda k: print("  %s" % (k,), file=sys.stderr)) if args.progress else None
-    if args.sweep is not None or args.plot:
+    try:
+        ring.check_design(args.marble, args.marble_mm, args.sensors)
+        grid = ring.parse_sweep(args.sweep or "all") if args.sweep is not None or args.plot \
+            else None
+    except ValueError as e:
+        raise UsageError(str(e)) from None
+    if grid is not None:
         if args.ideal:
             raise UsageError("--sweep measures the physical model; leave out --ideal")
-        res = ring.sweep(ring.parse_sweep(args.sweep or "all"),
+        res = ring.sweep(grid,
                          flicks=args.flicks if args.flicks is not None else 2000,
                          seed=args.seed, side=args.side, crosstalk=not args.no_crosstalk,
                          progress=prog)
@@ -39,9 +66,9 @@ def cmd_ring(args: argparse.Namespace) -> int:
     if args.ambient is not None and args.ambient not in ring.AMBIENT:
         raise UsageError("--ambient takes low or high")
     count = args.sensors
-    if args.fault and count is None:
-        import json as _json
-        count = len(_json.loads(ring.default_ring_bytes())["sensors"])
+    if count is None:
+        count = len(json.loads(ring.default_ring_bytes())["sensors"])
+    faults = _dead_sensors(args.dead, count)
     try:
         specs = [ring.parse_fault(t, count) for t in args.fault or ()]
     except ValueError as e:
@@ -160,16 +187,24 @@ def cmd_page(args: argparse.Namespace) -> int:
     return 0
 
 
-def _games(text: str) -> int:
-    """A number of games: a whole number from 1 (argparse says so in one line)."""
+def _at_least_1(what: str):
+    """An argparse type: a whole number of `what`, from 1 (argparse says so in one line)."""
     import argparse
-    try:
-        n = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError("a number of games is a whole number, not %r" % text) from None
-    if n < 1:
-        raise argparse.ArgumentTypeError("the number of games must be at least 1, not %d" % n)
-    return n
+
+    def parse(text: str) -> int:
+        try:
+            n = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError("a number of %s is a whole number, not %r"
+                                             % (what, text)) from None
+        if n < 1:
+            raise argparse.ArgumentTypeError("the number of %s must be at least 1, not %d"
+                                             % (what, n))
+        return n
+    return parse
+
+
+_games = _at_least_1("games")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -202,8 +237,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "phantom flicks and landings are counted")
     r.add_argument("--ideal", action="store_true",
                    help="the ideal sensor model (only the marble is seen) instead of the physical one")
-    r.add_argument("--marble", choices=("glass", "opaque", "steel"),
-                   help="the marble's material (default: ring.json marble.material)")
+    r.add_argument("--marble",
+                   help="the marble's kind: glass, opaque, steel, white or another that "
+                        "ring.json marble.kinds declares (default: ring.json marble.material)")
     r.add_argument("--marble-mm", type=float, help="the marble's diameter (mm)")
     r.add_argument("--ambient", choices=("low", "high"), help="ambient infrared: a lamp / daylight")
     r.add_argument("--sensors", type=int, help="sensor count (evenly spaced; default: ring.json)")
@@ -234,7 +270,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_ring)
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")
-    f.add_argument("--seconds", type=int, default=60)
+    f.add_argument("--seconds", type=_at_least_1("simulated seconds"), default=60)
     f.add_argument("--seed", type=int, default=3)
     f.add_argument("--json", action="store_true")
     f.set_defaults(func=cmd_firmware)
@@ -257,7 +293,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         p.set_defaults(func=_game_bench(module))
     bb = bs.add_parser("bots", help="how often each game's easy computer level loses to good")
     bb.add_argument("game", nargs="*")
-    bb.add_argument("-n", type=int, default=20, help="games per game")
+    bb.add_argument("-n", type=_games, default=20, help="games per game")
     bb.add_argument("--seed", type=int, default=1)
     bb.add_argument("--json", action="store_true")
     bb.set_defaults(func=cmd_bots)
@@ -269,9 +305,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     so.add_argument("--json", action="store_true")
     so.set_defaults(func=cmd_solo)
     pg = bs.add_parser("page", help="the table page in chromium: landed-to-shown latency, first load, 8 viewers")
-    pg.add_argument("--viewers", type=int, default=8, help="browsers watching one game")
-    pg.add_argument("--landings", type=int, default=20, help="landings to time")
-    pg.add_argument("--loads", type=int, default=5, help="page loads to time")
+    pg.add_argument("--viewers", type=_at_least_1("viewers"), default=8, help="browsers watching one game")
+    pg.add_argument("--landings", type=_at_least_1("landings"), default=20, help="landings to time")
+    pg.add_argument("--loads", type=_at_least_1("page loads"), default=5, help="page loads to time")
     pg.add_argument("--seed", type=int, default=1)
     pg.add_argument("--speed", type=float, default=4.0, help="the simulated ring's clock against the wall's")
     pg.add_argument("--ideal", action="store_true", help="the ideal sensor model")

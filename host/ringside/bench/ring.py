@@ -18,7 +18,7 @@ from ringside.calibration import FAR_EDGE_DEG, CalibrationError, calibrate, fit_
 from ringside.ring import lens_range_mm, load_side
 from ringside.sim.board import FAULT_KINDS, SimBoard, SimTable, default_ring_bytes
 from ringside.sim.physics import max_travel_deg, speed_for_travel
-from ringside.sim.sensors import MARBLE_KINDS, SensorParams
+from ringside.sim.sensors import SensorParams, marble_kinds
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
@@ -161,14 +161,36 @@ def idle(board: SimBoard, seconds: float, sim0: int) -> dict:
 AMBIENT = {"low": 0.1, "high": 1.5}      # MCPS: a room lamp; daylight by a window (docs)
 
 
+def marble_names() -> tuple[str, ...]:
+    """The marbles the default ring knows (ring.json marble.kinds and the built-in ones)."""
+    return tuple(sorted(marble_kinds(json.loads(default_ring_bytes()))))
+
+
+def check_design(marble: str | None = None, marble_mm: float | None = None,
+                 sensors: int | None = None) -> None:
+    """Refuse a design the bench cannot build, before any flick (ValueError, with the
+    reason and what would do)."""
+    d = json.loads(default_ring_bytes())
+    if marble is not None and marble not in marble_kinds(d):
+        raise ValueError("unknown marble %r (use one of %s: ring.json marble.kinds)"
+                         % (marble, ", ".join(marble_names())))
+    if marble_mm is not None:
+        width = float(d["track"].get("width_mm", 24))
+        if not 0 < marble_mm < width:
+            raise ValueError("the marble's diameter must be between 0 and the groove's %g mm, "
+                             "not %g" % (width, marble_mm))
+    if sensors is not None and sensors != len(d["sensors"]) and not 4 <= sensors <= 16:
+        raise ValueError("sensors must be 4..16 (one XSHUT pin each, GP2..GP17), not %d"
+                         % sensors)
+
+
 def design_ring(sensors: int | None = None, baffle: bool | None = None) -> bytes:
     """ring.json bytes of the default design, with another sensor count (evenly spaced,
     each window its spacing plus 8 deg of overlap each way... as the 12 have) or without
     the baffles. None keeps what ring.json says."""
+    check_design(sensors=sensors)
     d = json.loads(default_ring_bytes())
     if sensors is not None and sensors != len(d["sensors"]):
-        if not 4 <= sensors <= 16:
-            raise ValueError("sensors must be 4..16 (one XSHUT pin each, GP2..GP17)")
         proto = d["sensors"][0]
         near = proto["view_deg"][0]
         step = 360.0 / sensors
@@ -610,9 +632,9 @@ def parse_sweep(text: str | None) -> dict:
         vals = [x.strip() for x in v.split(",") if x.strip()]
         if k == "marble":
             for x in vals:
-                if x not in MARBLE_KINDS:
+                if x not in marble_names():
                     raise ValueError("sweep: unknown marble %r (use %s)"
-                                     % (x, ", ".join(MARBLE_KINDS)))
+                                     % (x, ", ".join(marble_names())))
             grid[k] = tuple(vals)
         elif k == "baffle":
             m = {"yes": True, "on": True, "true": True, "no": False, "off": False,
@@ -626,6 +648,8 @@ def parse_sweep(text: str | None) -> dict:
                 grid[k] = tuple(int(x) for x in vals)
             except ValueError:
                 raise ValueError("sweep: sensors takes counts like 12,16") from None
+            for n in grid[k]:
+                check_design(sensors=n)
         else:
             for x in vals:
                 if x not in AMBIENT:
@@ -678,8 +702,9 @@ def plot(result: dict, path: str) -> None:
     fig, axes = plt.subplots(1, len(panels), figsize=(3.4 * len(panels), 0.32 * len(rows) + 2),
                              sharey=True)
     y = list(range(len(rows)))
-    colours = ["tab:green" if r["marble"] == "opaque" else
-               ("tab:blue" if r["marble"] == "steel" else "tab:orange") for r in rows]
+    palette = {"opaque": "tab:green", "steel": "tab:blue", "glass": "tab:orange",
+               "white": "tab:gray"}
+    colours = [palette.get(r["marble"], "tab:purple") for r in rows]
     for ax, (key, title, top) in zip(axes, panels, strict=True):
         vals = [r[key] if r[key] is not None else 0 for r in rows]
         ax.barh(y, vals, color=colours)

@@ -253,7 +253,9 @@ def _mount_spec(ring, i, s):
     return spec
 
 
-def _marble_kinds(ring):
+def marble_kinds(ring: dict) -> dict:
+    """The marbles a ring description knows: the built-in kinds, then ring.json's
+    marble.kinds (which add kinds or replace them), name -> {effective_reflectance, specular}."""
     kinds = {k: dict(v) for k, v in MARBLE_KINDS.items()}
     for name, v in ring.get("marble", {}).get("kinds", {}).items():
         try:
@@ -344,7 +346,7 @@ class SensorArray:
         self.scene = optics.Scene(ring)
         self.scene.pocket_angles = [a * _RAD for a in self._angle]
         self._spec = [_mount_spec(ring, i, s) for i, s in enumerate(sensors)]
-        self._kinds = _marble_kinds(ring)
+        self._kinds = marble_kinds(ring)
         m = ring.get("marble", {})
         self.set_marble(p.marble_diameter_mm if p.marble_diameter_mm is not None
                         else m.get("diameter_mm", 2 * self.marble_radius_mm),
