@@ -44,6 +44,9 @@ def cmd_ring(args: argparse.Namespace) -> int:
         raise UsageError("--noise takes a scale of 0 or more (1 = the model's own noise)")
     if not 0 <= args.tilt < 45:
         raise UsageError("--tilt takes degrees from 0 to under 45")
+    if args.signal_k is not None and (args.ideal or not args.signal_k > 0):
+        raise UsageError("--signal-k takes the physical model's signal constant, more than 0 "
+                         "MCPS (the datasheet's: 0.83)")
     prog = (lambda k: print("  %s" % (k,), file=sys.stderr)) if args.progress else None
     try:
         ring.check_design(args.marble, args.marble_mm, args.sensors)
@@ -101,7 +104,8 @@ def cmd_ring(args: argparse.Namespace) -> int:
                              ambient=ring.AMBIENT[args.ambient] if args.ambient else None,
                              sensors=args.sensors, baffle=False if args.no_baffle else None,
                              crosstalk=not args.no_crosstalk,
-                             exact_calibration=args.exact_calibration, centred=args.centred)
+                             exact_calibration=args.exact_calibration, centred=args.centred,
+                             signal_k=args.signal_k)
         _print(res, args.json)
         return 0
     res = ring.run(flicks=flicks, seed=args.seed, tilt=args.tilt, side=args.side,
@@ -114,7 +118,8 @@ def cmd_ring(args: argparse.Namespace) -> int:
                    crosstalk=not args.no_crosstalk, progress=prog,
                    save_traces=args.save_traces, save_flicks=tuple(args.save_flick or ()),
                    trace_tail_ms=args.trace_tail,
-                   exact_calibration=args.exact_calibration, centred=args.centred)
+                   exact_calibration=args.exact_calibration, centred=args.centred,
+                   signal_k=args.signal_k)
     _print(res, args.json)
     return 0
 
@@ -267,6 +272,9 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "noise-free readings over its whole window (no builder can)")
     r.add_argument("--centred", action="store_true",
                    help="what-if: the marble always on the groove's centre line")
+    r.add_argument("--signal-k", type=float, metavar="MCPS",
+                   help="what-if: the sensor model's signal constant (a full-cone rho = 1 "
+                        "target at 1 m; the model's 0.5, the datasheet's 0.83)")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_ring)
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")
