@@ -103,3 +103,14 @@ def test_the_signal_constant_what_if_reaches_the_model_and_strengthens_every_ret
         r = subprocess.run([sys.executable, "-m", "ringside.app.cli", "bench", "ring", "--flicks",
                             "1", *bad], capture_output=True, text=True, cwd=ROOT, timeout=120)
         assert r.returncode == 2 and "--signal-k takes" in r.stderr
+
+
+def test_a_trace_saved_under_a_what_if_names_it_in_its_command(tmp_path):
+    """The trace's command must make the very same feed again: the what-ifs are in it."""
+    bench.run(flicks=1, seed=5, calibrate_first=False, signal_k=0.83, centred=True,
+              save_traces=str(tmp_path), save_flicks=(0,))
+    saved = sorted(tmp_path.glob("*.jsonl"))
+    assert saved
+    head = json.loads(saved[0].read_text().split("\n", 1)[0])
+    assert head["source"]["command"].endswith("--centred --signal-k 0.83")
+    assert head["source"]["model"]["params"]["signal_k_mcps_m2"] == 0.83

@@ -335,6 +335,11 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
             cmd += " --faults random"
         if idle_s:
             cmd += " --idle %g" % idle_s
+        # the what-ifs too, so that the command given makes the very same feed again
+        cmd += "".join(" --%s" % w for w, on in (("exact-calibration", exact_calibration),
+                                                  ("centred", centred)) if on)
+        if signal_k is not None:
+            cmd += " --signal-k %g" % signal_k
         saver = BenchSaver(board, save_traces, side=side, spaces=spaces, limit=save_limit,
                            tail_ms=trace_tail_ms or (5000 if tilt else 3000),
                            save_flicks=save_flicks, source={
