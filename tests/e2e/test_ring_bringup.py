@@ -84,3 +84,34 @@ def test_sense_streams_each_reading_with_its_rates():
     n0 = len(b.frames)
     b.advance(300)
     assert not [1 for _, k, _ in b.frames[n0:] if k == "sense"]
+
+
+def test_bringup_with_a_clear_glass_marble_blames_the_marble_not_the_aim(tmp_path, capsys):
+    """Before stop 39 a clear glass marble (the classic cat's-eye) made bring-up tell the
+    builder to re-aim all twelve sensors: it returns light only near a sensor. Too dim for
+    most sensors at once is the marble."""
+    assert main(["bringup", "--marble", "glass", "--out", str(tmp_path)]) == 0
+    text = capsys.readouterr().out
+    rep = json.loads((tmp_path / "report.json").read_text())
+    assert rep["marble"]["verdict"] == "too dim"
+    assert rep["verdicts"]["re-aim"] == [] and rep["verdicts"]["marble"] == list(range(12))
+    assert "the marble -> TOO DIM" in text and "Which marbles work" in text
+    assert "to do: change the marble" in text
+
+
+def test_bringup_with_a_steel_ball_or_one_misaimed_sensor_keeps_the_marble_ok(tmp_path):
+    """A 16 mm steel ball stands out at every sensor in a dim room; one misaimed sensor is
+    still that sensor's aim, not the marble."""
+    rep = B.run(B.SimBench(seed=1, marble="steel"), log=lambda *a: None)
+    assert rep["marble"]["verdict"] == "ok" and rep["verdicts"]["ok"] == list(range(12))
+    rep = B.run(B.SimBench(seed=1, faults={10: "misaimed"}), log=lambda *a: None)
+    assert rep["marble"]["verdict"] == "ok" and rep["verdicts"]["re-aim"] == [10]
+    assert rep["verdicts"]["marble"] == []
+
+
+def test_bringup_refuses_a_marble_it_does_not_know_or_on_a_real_port(capsys, tmp_path):
+    assert main(["bringup", "--marble", "pink", "--out", str(tmp_path)]) == 2
+    assert "unknown marble 'pink'" in capsys.readouterr().err
+    assert main(["bringup", "--marble", "glass", "--port", "/dev/null-nothing",
+                     "--out", str(tmp_path)]) == 2
+    assert "not with --port" in capsys.readouterr().err

@@ -19,6 +19,13 @@ against it at each spot, the crosstalk seen, and a verdict with its reason:
     add the baffle the empty ring returns a range: a wall or the floor is in its cone
     ok             otherwise (crosstalk seen only with the neighbours ranging at once is
                    noted: the schedule never lets them)
+    marble         the marble returns too little light to most of the sensors, not only to
+                   this one: it is the marble (clear glass, a small steel ball), not the aim
+
+The marble itself is judged too (`report["marble"]`): when more than half of the sensors
+that saw a spot find it barely brighter than the empty ring, re-aiming them all would be the
+wrong advice, so those sensors get the verdict `marble` and the report says which marbles
+work (hardware/README.md, "Which marbles work").
 
 The report is saved as JSON, with a PNG of each sensor's view (range against the place in
 its window: expected, measured, background). On the simulated board the physical sensor
@@ -59,9 +66,13 @@ class SimBench(SimTable):
     """The simulated board with the physical sensor model, the simulator placing the marble
     (frames, send and advance are SimTable's)."""
 
-    def __init__(self, seed: int = 1, faults: dict[int, str] | None = None, ring_bytes: bytes | None = None):
+    def __init__(self, seed: int = 1, faults: dict[int, str] | None = None, ring_bytes: bytes | None = None,
+                 marble: str | None = None):
         from ringside.sim.board import SimBoard
-        super().__init__(SimBoard(ring_bytes, seed=seed, sensor_model="physical", bus="register"))
+        from ringside.sim.sensors import SensorParams
+        params = SensorParams(marble_material=marble) if marble is not None else None
+        super().__init__(SimBoard(ring_bytes, seed=seed, sensor_model="physical", bus="register",
+                                  sensor_params=params))
         for i, kind in (faults or {}).items():
             if kind not in MOUNT_FAULTS and kind not in ("dead", "stuck", "noisy"):
                 raise UsageError("unknown fault %r for sensor %d (use misaimed, nobaffle, "
@@ -177,9 +188,36 @@ def run(bench: SimBench | LinkBench, side: str = "darts", log: Callable[..., Non
     for i, s in enumerate(sensors):
         report["sensors"].append(_judge(ring, i, s, empty.get(i, []), together.get(i, []),
                                         [(sid, a, got.get(i, [])) for sid, a, got in spots]))
+    report["marble"] = _judge_marble(report["sensors"])
     report["verdicts"] = {v: [e["sensor"] for e in report["sensors"] if e["verdict"] == v]
-                          for v in ("ok", "re-aim", "add the baffle", "replace")}
+                          for v in VERDICTS}
     return report
+
+
+VERDICTS = ("ok", "re-aim", "add the baffle", "replace", "marble")
+
+
+def _judge_marble(entries):
+    """Too dim for most sensors at once is the marble, not their aim: those sensors' verdict
+    becomes "marble". Returns the marble's own verdict and reason."""
+    judged = [e for e in entries if e["spots"] and e["verdict"] != "replace"]
+    dim = [e for e in judged if e.get("dim")]
+    if not judged or 2 * len(dim) <= len(judged):
+        return {"verdict": "ok", "dim_sensors": [e["sensor"] for e in dim],
+                "reason": "it stands out against the empty ring at %d of %d sensors"
+                          % (len(judged) - len(dim), len(judged))}
+    for e in dim:
+        e["verdict"] = "marble"
+        e["reason"] = "the marble returns too little light here, as at most sensors: " + e["reason"]
+    spots = [m for e in judged for m in e["spots"]]
+    n_dim = sum(1 for m in spots if _dim(m))
+    return {"verdict": "too dim", "dim_sensors": [e["sensor"] for e in dim],
+            "reason": ("it returns barely more light than the empty ring to %d of %d sensors "
+                       "(at %d of the %d places they saw it; contrast %s needed): a clear glass "
+                       "marble or a small steel ball does that, whatever the aim. Set down an "
+                       "opaque, light-coloured or white marble and run bring-up again "
+                       "(hardware/README.md, \"Which marbles work\")"
+                       % (len(dim), len(judged), n_dim, len(spots), CONTRAST_MIN))}
 
 
 def _judge(ring, i, s, empty, together, spots):
@@ -215,7 +253,16 @@ def _judge(ring, i, s, empty, together, spots):
     out = {"sensor": i, "angle_deg": s["angle_deg"], "background": bg, "crosstalk": crosstalk,
            "spots": seen}
     out["verdict"], out["reason"] = _verdict(i, bg, crosstalk, seen, empty + together)
+    # too little light from the marble (not a range that fails to grow): the aim, or the marble
+    out["dim"] = out["verdict"] == "re-aim" and any(_dim(m) for m in seen)
     return out
+
+
+def _dim(m):
+    """The marble at spot m returns too little light (or too few valid readings) to count."""
+    short = m["expected_mm"] < MIN_RANGE_MM
+    return (m["valid_share"] < 0.5 and not short) or (m["contrast"] is not None
+                                                      and m["contrast"] < CONTRAST_MIN)
 
 
 def _verdict(i, bg, xt, spots, everything):
@@ -232,9 +279,7 @@ def _verdict(i, bg, xt, spots, everything):
         return "replace", "no spot of the side lies in its view window: check ring.json"
     for m in spots:
         # (closer than the VL53L0X's minimum range the device says so: only the light counts)
-        short = m["expected_mm"] < MIN_RANGE_MM
-        if (m["valid_share"] < 0.5 and not short) or (m["contrast"] is not None
-                                                       and m["contrast"] < CONTRAST_MIN):
+        if _dim(m):
             return "re-aim", ("the marble on space %s, %.0f deg into its window, returns %s MCPS "
                               "against the empty ring's %.3f (contrast %s, %d%% valid): the cone "
                               "does not look along the groove"
@@ -277,8 +322,13 @@ def print_report(report: dict, out: Callable[[str], None] = print) -> None:
                 "contrast %s" % (m["space"], m["into_window_deg"], m["range_mm"],
                                  m["expected_mm"], m["signal_mcps"], m["contrast"]))
         out("           -> %s: %s" % (e["verdict"].upper(), e["reason"]))
+    mb = report.get("marble") or {"verdict": "ok"}
+    if mb["verdict"] != "ok":
+        out("the marble -> %s: %s" % (mb["verdict"].upper(), mb["reason"]))
     bad = [(v, report["verdicts"][v]) for v in ("replace", "re-aim", "add the baffle")
            if report["verdicts"][v]]
+    if mb["verdict"] != "ok":
+        bad.insert(0, ("change the marble (then check again)", report["verdicts"]["marble"]))
     if bad:
         out("to do: " + "; ".join("%s sensor%s %s" % (v, "s" if len(ids) > 1 else "",
                                                       ", ".join(map(str, ids))) for v, ids in bad))
@@ -340,7 +390,13 @@ def cmd_bringup(args: argparse.Namespace) -> int:
     if args.port is None:
         from ringside.sim.board import default_ring_bytes
         count = len(json.loads(default_ring_bytes())["sensors"])
-        bench = SimBench(seed=args.seed, faults=_faults(args.fault, count))
+        if args.marble is not None:
+            from ringside.bench.ring import check_design
+            try:
+                check_design(marble=args.marble)
+            except ValueError as e:
+                raise UsageError(str(e)) from None
+        bench = SimBench(seed=args.seed, faults=_faults(args.fault, count), marble=args.marble)
         print("bring-up on the simulated board (physical sensor model, seed %d%s)"
               % (args.seed, "; mis-mounted: " + ", ".join("%d %s" % kv for kv in
                                                          sorted(_faults(args.fault, count).items()))
@@ -348,6 +404,9 @@ def cmd_bringup(args: argparse.Namespace) -> int:
     else:
         if args.fault:
             raise UsageError("--fault mis-mounts a simulated sensor: not with --port")
+        if args.marble is not None:
+            raise UsageError("--marble chooses the simulated marble: not with --port (on a real "
+                             "ring, set down the marble you play with)")
         bench = LinkBench(args.port)
     try:
         report = run(bench, side=args.side, log=print)
@@ -371,6 +430,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--fault", action="append", metavar="N:KIND",
                    help="simulated board only: mis-mount sensor N (misaimed, nobaffle) or break it "
                         "(dead, stuck, noisy); repeatable")
+    p.add_argument("--marble", help="simulated board only: the marble set down (glass, opaque, "
+                                    "steel, white or a kind ring.json declares)")
     p.add_argument("--out", default="bringup", help="folder for report.json and the pictures "
                                                    "(default ./bringup)")
     p.add_argument("--json", action="store_true", help="also print the verdicts as JSON")
