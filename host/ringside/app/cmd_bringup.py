@@ -207,8 +207,14 @@ def _judge_marble(entries):
                 "reason": "it stands out against the empty ring at %d of %d sensors"
                           % (len(judged) - len(dim), len(judged))}
     for e in dim:
+        m = next(m for m in e["spots"] if _dim(m))
         e["verdict"] = "marble"
-        e["reason"] = "the marble returns too little light here, as at most sensors: " + e["reason"]
+        e["reason"] = ("the marble on space %s, %.0f deg into its window, returns %s MCPS against "
+                       "the empty ring's %.3f (contrast %s, %d%% valid), as at most sensors: "
+                       "the marble, not the aim"
+                       % (m["space"], m["into_window_deg"], m["signal_mcps"],
+                          e["background"]["signal_mcps"] or 0.0, m["contrast"],
+                          100 * m["valid_share"]))
     spots = [m for e in judged for m in e["spots"]]
     n_dim = sum(1 for m in spots if _dim(m))
     return {"verdict": "too dim", "dim_sensors": [e["sensor"] for e in dim],
