@@ -209,12 +209,8 @@ def _judge_marble(entries):
     for e in dim:
         m = next(m for m in e["spots"] if _dim(m))
         e["verdict"] = "marble"
-        e["reason"] = ("the marble on space %s, %.0f deg into its window, returns %s MCPS against "
-                       "the empty ring's %.3f (contrast %s, %d%% valid), as at most sensors: "
-                       "the marble, not the aim"
-                       % (m["space"], m["into_window_deg"], m["signal_mcps"],
-                          e["background"]["signal_mcps"] or 0.0, m["contrast"],
-                          100 * m["valid_share"]))
+        e["reason"] = (_dim_words(m, e["background"]["signal_mcps"])
+                       + ", as at most sensors: the marble, not the aim")
     spots = [m for e in judged for m in e["spots"]]
     n_dim = sum(1 for m in spots if _dim(m))
     return {"verdict": "too dim", "dim_sensors": [e["sensor"] for e in dim],
@@ -271,6 +267,14 @@ def _dim(m):
                                                       and m["contrast"] < CONTRAST_MIN)
 
 
+def _dim_words(m, bg_sig):
+    """What a spot where the marble is too dim shows, in words."""
+    return ("the marble on space %s, %.0f deg into its window, returns %s MCPS against the "
+            "empty ring's %.3f (contrast %s, %d%% valid)"
+            % (m["space"], m["into_window_deg"], m["signal_mcps"], bg_sig or 0.0, m["contrast"],
+               100 * m["valid_share"]))
+
+
 def _verdict(i, bg, xt, spots, everything):
     if bg["readings"] == 0 or bg["no_answer_share"] > 0.5:
         return "replace", "it does not answer on the bus"
@@ -286,11 +290,8 @@ def _verdict(i, bg, xt, spots, everything):
     for m in spots:
         # (closer than the VL53L0X's minimum range the device says so: only the light counts)
         if _dim(m):
-            return "re-aim", ("the marble on space %s, %.0f deg into its window, returns %s MCPS "
-                              "against the empty ring's %.3f (contrast %s, %d%% valid): the cone "
-                              "does not look along the groove"
-                              % (m["space"], m["into_window_deg"], m["signal_mcps"],
-                                 bg["signal_mcps"] or 0.0, m["contrast"], 100 * m["valid_share"]))
+            return "re-aim", (_dim_words(m, bg["signal_mcps"])
+                              + ": the cone does not look along the groove")
     if bg["valid_share"] >= 0.5 and (bg["signal_mcps"] or 0) >= SIGNAL_LIMIT:
         return "add the baffle", ("the empty ring reads %s mm at %.3f MCPS (%d%% of readings "
                                   "valid): a wall or the floor is in its cone"
@@ -403,10 +404,10 @@ def cmd_bringup(args: argparse.Namespace) -> int:
             except ValueError as e:
                 raise UsageError(str(e)) from None
         bench = SimBench(seed=args.seed, faults=_faults(args.fault, count), marble=args.marble)
-        print("bring-up on the simulated board (physical sensor model, seed %d%s)"
+        print("bring-up on the simulated board (physical sensor model, seed %d%s%s)"
               % (args.seed, "; mis-mounted: " + ", ".join("%d %s" % kv for kv in
                                                          sorted(_faults(args.fault, count).items()))
-                 if args.fault else ""))
+                 if args.fault else "", "; marble: %s" % args.marble if args.marble else ""))
     else:
         if args.fault:
             raise UsageError("--fault mis-mounts a simulated sensor: not with --port")
