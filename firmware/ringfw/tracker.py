@@ -151,6 +151,7 @@ _ON_V = const(4000)        # cd/s: a marble moving on from a landing starts slow
                            # (from a turning point, or a creep); a flick starts faster
 _NEAR_SIG = const(1024)    # signal (9.7 MCPS: 8) of a min-range failure that is the marble
 _NEAR_CD = const(1400)     # cd: a track this close to a sensor's window start may be in front of it
+_DIM_K = const(8)
 _LEFT_N = const(3)         # readings in a row without the marble: a sensor no longer sees it
 _W_ONE = const(64)         # a rest-point weight: a reading of reading_sigma (see _weight)
 _NOISE_V = const(1000)     # cd/s: a track slower than this is as good as a rest point to
@@ -926,9 +927,12 @@ class Tracker:
         elif lim > 2 * _MOVE_T:
             lim = 2 * _MOVE_T
         if -lim < d < lim:
+            if 0 <= self.rk and self.rk * _DIM_K < self.k_rest:
+                return
             self.t_seen = now
             if self.rk > 0:
-                self.k_rest = self.rk if self.k_rest <= 0 else self.k_rest + ((self.rk - self.k_rest) >> 2)
+                k = self.k_rest
+                self.k_rest = self.rk if k <= 0 else k + ((self.rk - k) >> (1 if self.rk > k else 3))
             # a reading integrated just before a flick still sees the rest point: only a
             # later one breaks a chain of deviating readings (another sensor's, once most
             # of its integration came after the chain's last reading: neighbours range one
