@@ -151,7 +151,8 @@ _ON_V = const(4000)        # cd/s: a marble moving on from a landing starts slow
                            # (from a turning point, or a creep); a flick starts faster
 _NEAR_SIG = const(1024)    # signal (9.7 MCPS: 8) of a min-range failure that is the marble
 _NEAR_CD = const(1400)     # cd: a track this close to a sensor's window start may be in front of it
-_DIM_K = const(8)
+_DIM_K = const(8)          # a reading this many times dimmer (signal x range^2) than the marble
+                           # at rest is not the marble (it returns within 2x of it across a window)
 _LEFT_N = const(3)         # readings in a row without the marble: a sensor no longer sees it
 _W_ONE = const(64)         # a rest-point weight: a reading of reading_sigma (see _weight)
 _NOISE_V = const(1000)     # cd/s: a track slower than this is as good as a rest point to
@@ -272,6 +273,17 @@ class Tracker:
                     # brownout:2, seed 1, flick 98, in stop 32 and 33's sweeps alike)
                     self.t_seen = now
         self.last_seen[i] = now
+        if rng < hal.RANGE_OUT_OF_RANGE and (status == hal.STATUS_SIGNAL_FAIL or status == hal.STATUS_PHASE_FAIL
+                                             or status == hal.STATUS_SIGMA_FAIL):
+            # A failed measurement with a range in it: garbled (nothing there reads 8190
+            # or 8191). It says nothing of where the marble is, not even that it is
+            # absent: a marble followed into this window is not lost by it (sensor 1 gave
+            # two such as a flick crossed its window out of dead sensor 2's arc, and the
+            # marble was called off the ring 8 ms before its next reading found it:
+            # dead:2, seed 1, flick 471, with the datasheet's signal constant)
+            if (self.state == _MOVING or self.state == _SETTLING) and self._in_view(i, wrap(self._predict(now))):
+                self.gb_t = now
+            return
         if status == hal.STATUS_HARDWARE_FAIL:
             self._fault(i, FAULT_HARDWARE)
             return
@@ -375,6 +387,12 @@ class Tracker:
             if not self._from_blind(now, ang):
                 return   # a stray reading far from the blind arc the marble is in
         if st == _NONE:
+            if 0 <= self.rk and self.rk * 2 * _DIM_K < self.k_rest:
+                # far dimmer than the marble was at its last rest: not the marble (a
+                # plausible range at 1 MCPS, a sixth of it, was found as the marble leaving
+                # stuck sensor 5's arc, and the flick was lost: stuck:5, seed 2, flick 388,
+                # with the datasheet's signal constant)
+                return
             if self.blind_a >= 0 and self.armed and not self.bl_dir:
                 self._left_blind(now, ang)
             self._acquire(now, self._far_run(now, i, ang, sig))
@@ -666,6 +684,8 @@ class Tracker:
                     self.miss_n = 0
                     self.mb_n = 0
                     return
+            if gap > _LOST_MS and self.gb_t >= 0 and tdiff(now, self.gb_t) < _CHAIN_MS and gap < _BLIND_MS:
+                return    # a sensor that should see it there just gave a garbled reading
             if gap > _LOST_MS:
                 if self.arm_s and not self.flicked:
                     e = self.sm - self.arm_x
