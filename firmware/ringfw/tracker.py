@@ -387,11 +387,13 @@ class Tracker:
             if not self._from_blind(now, ang):
                 return   # a stray reading far from the blind arc the marble is in
         if st == _NONE:
-            if 0 <= self.rk and self.rk * 2 * _DIM_K < self.k_rest:
+            if 0 <= self.rk and self.rk * _DIM_K < self.k_rest:
                 # far dimmer than the marble was at its last rest: not the marble (a
-                # plausible range at 1 MCPS, a sixth of it, was found as the marble leaving
-                # stuck sensor 5's arc, and the flick was lost: stuck:5, seed 2, flick 388,
-                # with the datasheet's signal constant)
+                # plausible range at 1 MCPS, a twentieth of it, was found as the marble
+                # leaving stuck sensor 5's arc, and the flick was lost: stuck:5, seed 2,
+                # flick 388; one a fourteenth of it made the chain of a marble leaving stuck
+                # sensor 2's arc run the wrong way: stuck:2, seed 2, flick 214; both with
+                # the datasheet's signal constant)
                 return
             if self.blind_a >= 0 and self.armed and not self.bl_dir:
                 self._left_blind(now, ang)
@@ -937,6 +939,13 @@ class Tracker:
         self.arm_s = False
         self.chain3 = False
         self.wn = 0
+        for j in range(self.n):
+            if self.nz_rest[j] == -2:
+                # a slow track's offsets belong to that track alone: not to one found anew
+                # (sensor 6's, learnt 9.6 deg off on a track 20 s before, held every reading
+                # of a marble settling in its window off the band, and the healthy sensor
+                # was flagged noisy: dead:5, seed 2, flick 355, datasheet's signal constant)
+                self.nz_rest[j] = -1
         self._push(now, ang)
 
     def _at_rest(self, now, i, ang):

@@ -840,3 +840,87 @@ def test_a_fast_flick_into_a_wide_blind_arc_is_followed_through_it():
         landed = [e for k, e in evs if k == T.EV_LANDED]
         assert T.EV_OFF_RING not in kinds(evs) and len(landed) == 1, (seed, evs)
         assert abs(landed[0][2] - 21490) < 300, (seed, evs)
+
+
+def _lifted_over_a_dim_floor(at=190.0, seed=4):
+    """The marble rests at `at`, where sensor S alone sees it, and is lifted off; S, knocked
+    as the hand took it, reads the floor where the marble lay: the same range at a twentieth
+    of the marble's signal (so of its signal x range^2)."""
+    rnd = random.Random(seed)
+    tr, t = resting(at, rnd)
+    events(tr)
+    (i, r), = seen_by(at)
+    end = t + 3000
+    while t < end:
+        t += 34
+        for j in range(RING.sensor_count):
+            if j == i:
+                tr.feed(t, j, r + rnd.choice((-3, 0, 3)), hal.STATUS_VALID, MARBLE // 20)
+            else:
+                tr.feed(t, j, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+        tr.tick(t)
+    return tr, events(tr)
+
+
+def test_a_return_far_dimmer_than_the_marble_does_not_hold_its_rest_or_make_a_new_one():
+    # (misaimed:2 and stuck:5 with the datasheet's signal constant, stop 40: a knocked
+    # sensor's floor held a rest the marble had left, and a stray at 1 MCPS was found as
+    # the marble; the marble returns within 2x of itself anywhere in a window)
+    tr, evs = _lifted_over_a_dim_floor()
+    assert kinds(evs) == [T.EV_LOST], evs
+    assert tr.state == T._NONE
+
+
+def test_without_the_brightness_check_the_floor_keeps_the_lifted_marble(monkeypatch):
+    monkeypatch.setattr(T, "_DIM_K", 10 ** 9)
+    tr, evs = _lifted_over_a_dim_floor()
+    assert evs == [] and tr.state == T._REST
+
+
+def _through_garbled_windows(seed):
+    """Sensor 5 gives no answer: nothing reads 181-203 deg. A marble armed at 150 is flicked
+    ccw at 300 deg/s and slows at 400 deg/s^2 to rest at 262.5; it crosses the arc at about
+    260 deg/s, and sensors 6 and 7, beyond it, give garbled readings (a failed status with a
+    range in it, as the model's outliers) while it is short of 250 deg."""
+    rnd = random.Random(seed)
+    tr = T.Tracker(RING)
+    tr.begin(0)
+    tr.set_side(ringfile.side(RING, "darts"))
+
+    def round_at(t, at):
+        seen = dict(seen_by(at % 360.0))
+        for i in range(RING.sensor_count):
+            if i == 5:
+                tr.feed(t, i, hal.RANGE_NO_TARGET, hal.STATUS_NO_ANSWER, -1)
+            elif i in (6, 7) and i in seen and at < 250.0:
+                tr.feed(t, i, rnd.randint(0, 300),
+                        rnd.choice((hal.STATUS_SIGNAL_FAIL, hal.STATUS_PHASE_FAIL)), 0)
+            elif i in seen:
+                tr.feed(t, i, seen[i] + rnd.choice((-1, 0, 0, 1)), hal.STATUS_VALID, MARBLE)
+            else:
+                tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+        tr.tick(t)
+
+    t = 0
+    while t < 6000:
+        t += 34
+        round_at(t, 150.0)
+    events(tr)
+    tr.arm()
+    t0 = t
+    while t < t0 + 4000:
+        t += 34
+        u = min((t - t0) / 1000.0, 0.75)
+        round_at(t, 150.0 + 300.0 * u - 200.0 * u * u)
+    return events(tr)
+
+
+def test_garbled_readings_where_a_flick_went_do_not_call_it_off_the_ring():
+    # (dead:2, seed 1, flick 471, with the datasheet's signal constant: sensor 1 gave two
+    # garbled readings as the marble crossed its window out of the dead sensor's arc, and
+    # it was called off the ring 8 ms before its next reading found it)
+    for seed in (1, 2, 3):
+        evs = _through_garbled_windows(seed)
+        landed = [e for k, e in evs if k == T.EV_LANDED]
+        assert T.EV_OFF_RING not in kinds(evs) and len(landed) == 1, (seed, evs)
+        assert abs(landed[0][2] - 26250) < 300, (seed, evs)
