@@ -55,6 +55,20 @@ def test_the_cli_takes_save_traces(tmp_path, capsys):
     assert ok == (tr.head["status"] == "ok"), msg
 
 
+def test_several_seeds_save_their_traces_into_one_directory(tmp_path, capsys):
+    # (--seeds once dropped --save-traces without a word: a sweep's wrong answers were lost)
+    rc = main(["bench", "ring", "--ideal", "--flicks", "2", "--seeds", "2-3", "--jobs", "2",
+               "--save-traces", str(tmp_path), "--save-flick", "1", "--json"])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    for seed in ("2", "3"):
+        files = [s["file"] for s in out["seeds"][seed]["saved_traces"]]
+        assert files and all(("-s%s-f" % seed) in f for f in files), files
+        for f in files:
+            assert traces.ring_bytes(traces.load(f))
+    assert not list((tmp_path / "rings").glob("*.tmp"))
+
+
 def test_a_copy_of_a_register_board_drives_its_own_bus():
     # The fake `machine` module's I2C and Pin are closures over one bus: a copy of the board
     # (a trace's tail, a warm-up) that rebooted made its RangeSensors on the original's bus,

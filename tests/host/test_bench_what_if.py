@@ -1,6 +1,6 @@
 """The ring bench's what-ifs (docs/simulator.md, "Stop 38"): a calibration no builder can make
-(--exact-calibration), a marble always on the groove's centre line (--centred), the datasheet's
-signal constant (--signal-k, "Stop 39"). They find what
+(--exact-calibration), a marble always on the groove's centre line (--centred), another signal
+constant than the datasheet's (--signal-k, "Stop 39", "Stop 40"). They find what
 limits a landing; they are not a design, and the JSON says which were on."""
 import json
 import random
@@ -87,17 +87,19 @@ def test_the_json_names_the_what_ifs_and_the_ideal_model_refuses_an_exact_calibr
     assert "Traceback" not in r.stderr
 
 
-def test_the_signal_constant_what_if_reaches_the_model_and_strengthens_every_return():
-    """--signal-k: the datasheet's K (0.83) against the model's 0.5 (docs/simulator.md,
-    "Datasheet and API constants"): the JSON names it, the model's parameters carry it, and
-    the empty ring returns the same scene 0.83/0.5 times as strongly."""
-    res = bench.run(flicks=1, seed=5, calibrate_first=False, signal_k=0.83)
+def test_the_signal_constant_what_if_reaches_the_model_and_scales_every_return():
+    """--signal-k: the model's K is the datasheet's 0.83 (docs/simulator.md, "Datasheet and
+    API constants"); the what-if runs any other, such as the 0.5 the model had until stop 40:
+    the JSON names it, the model's parameters carry it, and the empty ring returns the same
+    scene 0.5/0.83 times as strongly."""
+    res = bench.run(flicks=1, seed=5, calibrate_first=False, signal_k=0.5)
     assert res["what_if"] == ["signal_k"]
-    assert res["model"]["params"]["signal_k_mcps_m2"] == 0.83
+    assert res["model"]["params"]["signal_k_mcps_m2"] == 0.5
     base = bench.run(flicks=1, seed=5, calibrate_first=False)
-    assert base["model"]["params"]["signal_k_mcps_m2"] == 0.5
-    s83 = res["model"]["empty_ring_signal_mcps"][0]
-    s50 = base["model"]["empty_ring_signal_mcps"][0]
+    assert base["what_if"] == []
+    assert base["model"]["params"]["signal_k_mcps_m2"] == 0.83
+    s50 = res["model"]["empty_ring_signal_mcps"][0]
+    s83 = base["model"]["empty_ring_signal_mcps"][0]
     assert s83 / s50 == pytest.approx(0.83 / 0.5, rel=0.02)
     for bad in (["--signal-k", "0"], ["--signal-k", "0.8", "--ideal"]):
         r = subprocess.run([sys.executable, "-m", "ringside.app.cli", "bench", "ring", "--flicks",
