@@ -152,7 +152,8 @@ _ON_V = const(4000)        # cd/s: a marble moving on from a landing starts slow
 _NEAR_SIG = const(1024)    # signal (9.7 MCPS: 8) of a min-range failure that is the marble
 _NEAR_CD = const(1400)     # cd: a track this close to a sensor's window start may be in front of it
 _DIM_K = const(8)          # a reading this many times dimmer (signal x range^2) than the marble
-                           # at rest is not the marble (it returns within 2x of it across a window)
+                           # at its rests is not the marble (it returns within about 6x of
+                           # itself across a window, the near end brightest)
 _LEFT_N = const(3)         # readings in a row without the marble: a sensor no longer sees it
 _W_ONE = const(64)         # a rest-point weight: a reading of reading_sigma (see _weight)
 _NOISE_V = const(1000)     # cd/s: a track slower than this is as good as a rest point to
@@ -962,6 +963,9 @@ class Tracker:
             lim = 2 * _MOVE_T
         if -lim < d < lim:
             if 0 <= self.rk and self.rk * _DIM_K < self.k_rest:
+                # far dimmer than the marble: not it, and no sign it is still here (a
+                # knocked sensor's floor, at the angle where the marble lay, held that rest
+                # after the marble had gone: misaimed:2, datasheet's signal constant)
                 return
             self.t_seen = now
             if self.rk > 0:

@@ -105,7 +105,9 @@ def cmd_ring(args: argparse.Namespace) -> int:
                              sensors=args.sensors, baffle=False if args.no_baffle else None,
                              crosstalk=not args.no_crosstalk,
                              exact_calibration=args.exact_calibration, centred=args.centred,
-                             signal_k=args.signal_k)
+                             signal_k=args.signal_k, save_traces=args.save_traces,
+                             save_flicks=tuple(args.save_flick or ()),
+                             trace_tail_ms=args.trace_tail)
         _print(res, args.json)
         return 0
     res = ring.run(flicks=flicks, seed=args.seed, tilt=args.tilt, side=args.side,
@@ -274,7 +276,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="what-if: the marble always on the groove's centre line")
     r.add_argument("--signal-k", type=float, metavar="MCPS",
                    help="what-if: the sensor model's signal constant (a full-cone rho = 1 "
-                        "target at 1 m; the model's 0.5, the datasheet's 0.83)")
+                        "target at 1 m; the model's is the datasheet's 0.83; 0.5 was its "
+                        "constant until stop 40)")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_ring)
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")

@@ -262,8 +262,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     again to the model's own noise-free readings over its whole window (exact_fits);
     centred: the marble always on the groove's centre line. noise scales the readings'
     noise (SensorParams.noise_scale). signal_k: the model's signal constant (MCPS of a
-    full-cone rho = 1 target at 1 m; SensorParams.signal_k_mcps_m2), e.g. the datasheet's
-    0.83 against the model's 0.5 (docs/simulator.md, "Stop 39")."""
+    full-cone rho = 1 target at 1 m; SensorParams.signal_k_mcps_m2, the datasheet's 0.83),
+    e.g. the 0.5 the model had until stop 40 (docs/simulator.md, "Stop 39", "Stop 40")."""
     rng = random.Random(seed)
     if bus is None and (fault_specs or random_faults or idle_s):
         bus = "register"

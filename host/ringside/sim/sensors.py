@@ -109,7 +109,8 @@ class SensorParams:
     noise_scale        multiplies sigma (1.0 = the requirement; never below it by default)
 
     Physical model only (docs/simulator.md gives the source of each):
-    signal_k_mcps_m2   signal rate of a full-cone white (rho = 1) target at 1 m, MCPS
+    signal_k_mcps_m2   signal rate of a full-cone white (rho = 1) target at 1 m, MCPS: 0.83, from
+                       the datasheet's ranging limits (DS11555 table 11; docs/simulator.md)
     signal_limit_mcps  the final-range signal-rate check (device): below it, signal fail
     sigma_limit_mm     ST API's sigma check (api_status only: the device does not apply it)
     min_range_mm       nearer than this (the blended range) the device flags min range fail
@@ -130,7 +131,7 @@ class SensorParams:
 
     def __init__(self, *, sigma_min_mm: float = 1.5, sigma_frac: float = 0.015, bias_max_mm: float = 10.0, scale_err_max: float = 0.01,
                  outlier_rate: float = 0.01, silent_wrong_rate: float = 0.005, dropout_rate: float = 0.002, period_ms: int | None = None,
-                 jitter_ms: float = 0.5, noise_scale: float = 1.0, signal_k_mcps_m2: float = 0.5, signal_limit_mcps: float = 0.25,
+                 jitter_ms: float = 0.5, noise_scale: float = 1.0, signal_k_mcps_m2: float = 0.83, signal_limit_mcps: float = 0.25,
                  sigma_limit_mm: float = 18.0, min_range_mm: float = 30.0, ambient_mcps: float = 0.1, pulse_mm: float = 705.0,
                  integration_frac: float = 0.75, overhead_ms: float = 0.614, rays: int = 1024, marble_material: str | None = None,
                  signal_noise_frac: float = 0.01,

@@ -808,7 +808,11 @@ class BenchSaver:
         self.rings_dir.mkdir(exist_ok=True)
         rp = self.rings_dir / ("%s.json" % sha[:16])
         if not rp.exists():
-            rp.write_bytes(ring)
+            # written whole under a name of its own, then renamed: seeds saving into one
+            # directory at once (bench ring --seeds ... --save-traces) never see half a file
+            tmp = rp.with_name("%s.%d.tmp" % (rp.name, os.getpid()))
+            tmp.write_bytes(ring)
+            os.replace(tmp, rp)
         return {"file": "rings/%s" % rp.name, "sha256": sha}
 
     def _calibration(self):
