@@ -273,6 +273,13 @@ class Tracker:
                     # ring at once, before the chain of the marble going could form;
                     # brownout:2, seed 1, flick 98, in stop 32 and 33's sweeps alike)
                     self.t_seen = now
+                elif (self.state == _MOVING or self.state == _SETTLING) and self.in_blind_since >= 0:
+                    # So with a marble followed into the arc its silence left: the arc is
+                    # seen again from now, and the marble is not lost by its coming back
+                    # (a flick at 270 deg/s through intermittent sensor 2's arc, read once by
+                    # sensor 3 beyond it, was called off the ring 24 ms after sensor 2
+                    # answered again: intermittent:2, seed 3, flick 889)
+                    self.gb_t = now
         self.last_seen[i] = now
         if rng < hal.RANGE_OUT_OF_RANGE and (status == hal.STATUS_SIGNAL_FAIL or status == hal.STATUS_PHASE_FAIL
                                              or status == hal.STATUS_SIGMA_FAIL):

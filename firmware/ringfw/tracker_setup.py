@@ -74,7 +74,8 @@ def tracker(self, ring):
                                               # ... way is the track's once it moved _BW_D
     self.bx_a = 0                             # the last reading far from a blind arc the
     self.bx_t = -1                            # ... marble is in, and when
-    self.gb_t = -1                            # a garbled reading where the track went: when
+    self.gb_t = -1                            # a garbled reading where the track went, or a
+                                              # ... silent sensor back in its blind arc: when
     self.arc_hi = -1
     self.rk = -1                              # the last reading's signal x range^2 (scaled)
     self.rsig = 0                             # the last reading's sigma (cd), from its signal
