@@ -154,6 +154,7 @@ _NEAR_CD = const(1400)     # cd: a track this close to a sensor's window start m
 _DIM_K = const(8)          # a reading this many times dimmer (signal x range^2) than the marble
                            # at its rests is not the marble (it returns within about 6x of
                            # itself across a window, the near end brightest)
+_K_LIVE = const(8)         # ... once the marble's signal at rest was seen to scatter (k_var)
 _LEFT_N = const(3)         # readings in a row without the marble: a sensor no longer sees it
 _W_ONE = const(64)         # a rest-point weight: a reading of reading_sigma (see _weight)
 _NOISE_V = const(1000)     # cd/s: a track slower than this is as good as a rest point to
@@ -395,7 +396,7 @@ class Tracker:
             if not self._from_blind(now, ang):
                 return   # a stray reading far from the blind arc the marble is in
         if st == _NONE:
-            if 0 <= self.rk and self.rk * _DIM_K < self.k_rest:
+            if 0 <= self.rk and self.k_var >= _K_LIVE and self.rk * _DIM_K < self.k_rest:
                 # far dimmer than the marble was at its last rest: not the marble (a
                 # plausible range at 1 MCPS, a twentieth of it, was found as the marble
                 # leaving stuck sensor 5's arc, and the flick was lost: stuck:5, seed 2,
@@ -500,7 +501,8 @@ class Tracker:
                         sig * 4 >= self.bg_sig[i] * _CONTRAST_Q
                         or (self.bg_valid[i] >= _BG_VALID
                             and not -_DEPART_MM * 16 < d < _DEPART_MM * 16)) and not (
-                        rng < 256 and (sig * rng // 64) * rng // 64 * _DIM_K < self.k_rest):
+                        self.k_var >= _K_LIVE and rng < 256
+                        and (sig * rng // 64) * rng // 64 * _DIM_K < self.k_rest):
                     # Still learning, but a bright return where the cone has so far seen a
                     # dimmer ring (or nothing), or a range the ring has not returned: the
                     # marble, rolling in from a rest the tracker has not yet seen it leave.
@@ -969,7 +971,7 @@ class Tracker:
         elif lim > 2 * _MOVE_T:
             lim = 2 * _MOVE_T
         if -lim < d < lim:
-            if 0 <= self.rk and self.rk * _DIM_K < self.k_rest:
+            if 0 <= self.rk and self.k_var >= _K_LIVE and self.rk * _DIM_K < self.k_rest:
                 # far dimmer than the marble: not it, and no sign it is still here (a
                 # knocked sensor's floor, at the angle where the marble lay, held that rest
                 # after the marble had gone: misaimed:2, datasheet's signal constant)
@@ -977,6 +979,16 @@ class Tracker:
             self.t_seen = now
             if self.rk > 0:
                 self.k_rest = self.rk if self.k_rest <= 0 else self.k_rest + ((self.rk - self.k_rest) >> 2)
+                # Does the signal say how bright things are? A real sensor's rate of a marble
+                # at rest scatters by its shot noise (1 %: no two alike); the ideal model's is
+                # one value everywhere, and its marble's brightness then runs as range^2
+                # across a window: the _DIM_K rules would take its far readings for strays
+                if self.sg_in != self.k_sg:
+                    if self.k_var < 16:
+                        self.k_var += 1
+                elif self.k_var:
+                    self.k_var -= 1
+                self.k_sg = self.sg_in
             # a reading integrated just before a flick still sees the rest point: only a
             # later one breaks a chain of deviating readings (another sensor's, once most
             # of its integration came after the chain's last reading: neighbours range one
@@ -1447,7 +1459,7 @@ class Tracker:
         lim = 150 if self.trk_n else 400
         pred = self.pos + self.vel * (dt if dt < lim else lim) // 1000
         r = (ang - pred + HALF_TURN) % FULL_TURN - HALF_TURN      # sdiff(ang, wrap(pred))
-        if self.wn < 3 and self.state == _SETTLING and 0 <= self.rk \
+        if self.wn < 3 and self.state == _SETTLING and 0 <= self.rk and self.k_var >= _K_LIVE \
                 and self.rk * _DIM_K < self.k_rest and not -_MOVE_T < r < _MOVE_T:
             # A track just found: far dimmer than the marble, and off it, a reading is a
             # stray (one at 1 MCPS and 46 mm, a fortieth of it, in the step that found a

@@ -74,6 +74,8 @@ def tracker(self, ring):
                                               # ... way is the track's once it moved _BW_D
     self.bx_a = 0                             # the last reading far from a blind arc the
     self.bx_t = -1                            # ... marble is in, and when
+    self.k_sg = -1                            # the last rest reading's signal, and how often
+    self.k_var = 0                            # ... the rest's signal differed from the one before
     self.gb_t = -1                            # a garbled reading where the track went, or a
                                               # ... silent sensor back in its blind arc: when
     self.arc_hi = -1
