@@ -842,11 +842,16 @@ def test_a_fast_flick_into_a_wide_blind_arc_is_followed_through_it():
     # (noisy:9, seed 3, flick 240: sensors 8 and 9 flagged, the marble at 270 deg/s into
     # their arc was called off the ring 40 ms before the next sensor read it beyond; here
     # the arc is wider, so that the rest is given up before the marble comes out)
+    _lands_once_near(_fast_into_a_wide_blind_arc, 21490)
+
+
+def _lands_once_near(flick, cd):
+    """On seeds 1-3: one landing, within 3 deg of cd, and no off-ring."""
     for seed in (1, 2, 3):
-        evs = _fast_into_a_wide_blind_arc(seed)
+        evs = flick(seed)
         landed = [e for k, e in evs if k == T.EV_LANDED]
         assert T.EV_OFF_RING not in kinds(evs) and len(landed) == 1, (seed, evs)
-        assert abs(landed[0][2] - 21490) < 300, (seed, evs)
+        assert abs(landed[0][2] - cd) < 300, (seed, evs)
 
 
 def _lifted_over_a_dim_floor(at=190.0, seed=4):
@@ -926,11 +931,7 @@ def test_garbled_readings_where_a_flick_went_do_not_call_it_off_the_ring():
     # (dead:2, seed 1, flick 471, with the datasheet's signal constant: sensor 1 gave two
     # garbled readings as the marble crossed its window out of the dead sensor's arc, and
     # it was called off the ring 8 ms before its next reading found it)
-    for seed in (1, 2, 3):
-        evs = _through_garbled_windows(seed)
-        landed = [e for k, e in evs if k == T.EV_LANDED]
-        assert T.EV_OFF_RING not in kinds(evs) and len(landed) == 1, (seed, evs)
-        assert abs(landed[0][2] - 26250) < 300, (seed, evs)
+    _lands_once_near(_through_garbled_windows, 26250)
 
 
 def _knocked_to_see_the_floor_brightly(seed):
