@@ -70,10 +70,16 @@ def kinds(evs):
     return [k for k, _ in evs]
 
 
-def resting(at, rnd, **kw):
+def started():
+    """A tracker booted at 0 ms, on the darts side."""
     tr = T.Tracker(RING)
     tr.begin(0)
     tr.set_side(ringfile.side(RING, "darts"))
+    return tr
+
+
+def resting(at, rnd, **kw):
+    tr = started()
     return tr, rest(tr, 0, 3000, at, rnd, **kw)
 
 
@@ -506,9 +512,7 @@ def _noisy_s_rest(seed, steady_ms=None):
     as the bench's noisy fault gives). Every other reading's signal follows 1/r^2. The
     events from the flick on, with their times (ms after the marble stopped)."""
     rnd = random.Random(seed)
-    tr = T.Tracker(RING)
-    tr.begin(0)
-    tr.set_side(ringfile.side(RING, "darts"))
+    tr = started()
 
     def round_at(t, at):
         seen = dict(seen_by(at % 360.0))
@@ -599,9 +603,7 @@ def _at_rest_with(sensor_bytes, seed=1):
     same every time (a marble at rest, read to the mm), its signal rate as sensor_bytes
     says: 'live' scatters by shot noise (1 %), 'stuck' is the very same value."""
     rnd = random.Random(seed)
-    tr = T.Tracker(RING)
-    tr.begin(0)
-    tr.set_side(ringfile.side(RING, "darts"))
+    tr = started()
     r = dict(seen_by(192.0))[S]
     t = 0
     out = []
@@ -641,9 +643,7 @@ def _flicked_into_the_arc_with_a_stray_behind(seed):
     and sensor 4 reads nothing more; the marble shows in sensor 6's window 940 ms after it
     went, and stops at 212. The events after the flick."""
     rnd = random.Random(seed)
-    tr = T.Tracker(RING)
-    tr.begin(0)
-    tr.set_side(ringfile.side(RING, "darts"))
+    tr = started()
     tr.faulty[S] = 1
     tr._recompute_cover()
     t = rest(tr, 0, 3000, 179.5, rnd)
@@ -812,9 +812,7 @@ def _fast_into_a_wide_blind_arc(seed, silent=(7, 8, 9)):
                 tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
         tr.tick(t)
 
-    tr = T.Tracker(RING)
-    tr.begin(0)
-    tr.set_side(ringfile.side(RING, "darts"))
+    tr = started()
     t = 0
     while t < 6000:
         t += 32
@@ -895,9 +893,7 @@ def _through_garbled_windows(seed):
     260 deg/s, and sensors 6 and 7, beyond it, give garbled readings (a failed status with a
     range in it, as the model's outliers) while it is short of 250 deg."""
     rnd = random.Random(seed)
-    tr = T.Tracker(RING)
-    tr.begin(0)
-    tr.set_side(ringfile.side(RING, "darts"))
+    tr = started()
 
     def round_at(t, at):
         seen = dict(seen_by(at % 360.0))
