@@ -632,8 +632,11 @@ class Tracker:
         self.sb_out = 0
         if self.bg_n[i] < _BG_WARM // 2:
             return rng
-        if rng > self.ring.range_max:
-            return rng          # out of any window: reading_angle refuses it anyway
+        # (a raw range past the table's end is un-blended too: calibration can take it back
+        # into a window. Left blended, sensor 11's empty wall at the signal limit, lifted by
+        # the marble at its cone's edge, read 158 mm -> 34 deg, a marble at its window's end:
+        # on a board booted from its saved calibration, a phantom flick out of noisy sensor
+        # 0's arc. Un-blended, the marble's part is under half the wall's: nothing)
         sb = self.bg_sig[i]
         if sb <= 0:
             return rng          # the empty ring returns no light: nothing blended in
