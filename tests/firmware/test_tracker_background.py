@@ -209,3 +209,52 @@ def test_a_background_too_faint_to_range_is_taken_out_at_the_designs_distance():
     t2 = run(tr2, empty_ring(tr2, rnd), 1000, rnd)
     tr2.feed(t2, i, blended, hal.STATUS_VALID, s)
     assert tr2.own == blended
+
+
+def test_a_faint_wall_read_past_the_tables_end_is_un_blended_too_and_is_no_marble():
+    # A cone whose empty ring is under the signal limit (no range of its own), lifted to it by
+    # the marble at rest at its cone's edge, ranges the wall now and then: 158 mm at 0.26
+    # MCPS, past the range table's end (157 mm). Calibration (this sensor reads 12 mm long)
+    # takes that back into its window's last degrees. Before, a range past the table was
+    # left blended, and those readings were a second marble there; on a board booted from
+    # its saved calibration, two of them and a stray made a phantom flick (stop 40, issue
+    # 14). Un-blended, the marble's part is under half the ring's light: nothing.
+    ring = geometry.loads((Path(__file__).resolve().parents[2] / "hardware" / "ring.json").read_bytes())
+    i = 5
+    ring.off16[i] = 12 * 16
+    far = ring.range_max + 1
+    assert ring.reading_angle(i, far) >= 0          # calibrated, it is in the window
+    rnd = random.Random(4)
+    tr = T.Tracker(ring)
+    tr.begin(0)
+    t = 0
+    tr.empty = True
+    # 1 s of the empty ring: sensor i's cone learnt (DIM, no range)
+    while t < 1000:
+        for j in range(ring.sensor_count):
+            tr.feed(t, j, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+        t += 34
+        tr.tick(t)
+    # the marble set down where sensor 8 alone sees it; sensor i's wall ranges one round in 4
+    lift = DIM + DIM // 2 - 1                       # the marble's part just under half
+    rounds = 0
+    while t < 6000:
+        for j in range(ring.sensor_count):
+            if j == 8:
+                tr.feed(t, j, 70 + rnd.choice((-1, 0, 1)), hal.STATUS_VALID, 600)
+            elif j == i and rounds % 4 == 3:
+                tr.feed(t, j, far + rnd.choice((0, 1)), hal.STATUS_VALID, lift)
+            else:
+                tr.feed(t, j, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL,
+                        lift if j == i else DIM)
+        rounds += 1
+        t += 34
+        tr.tick(t)
+    # what the tracker makes of such a reading: too faint to be the marble (-1); a bright
+    # one past the table's end is un-blended as any other (not passed on as it came)
+    assert tr._unblend(i, far, lift) == -1
+    assert tr._unblend(i, far, 4 * DIM) == (4 * DIM * far - DIM * ring.bg_mm) // (3 * DIM)
+    got = events(tr)
+    assert [k for k, _ in got] == [T.EV_PLACED], got        # the marble, and nothing else
+    assert abs(geometry.sdiff(got[0][1][1], ring.reading_angle(8, 70))) < 100
+    assert tr.state == T._REST
