@@ -6,7 +6,6 @@ The flick tests run on the physical sensor model, calibrated (once per seed: the
 sent to each new board with `cal`, as calibration does)."""
 import random
 
-
 from ringfw import hal
 from ringside.calibration import calibrate
 from ringside.ring import load_side
