@@ -105,7 +105,8 @@ def cmd_ring(args: argparse.Namespace) -> int:
                              sensors=args.sensors, baffle=False if args.no_baffle else None,
                              crosstalk=not args.no_crosstalk,
                              exact_calibration=args.exact_calibration, centred=args.centred,
-                             signal_k=args.signal_k, save_traces=args.save_traces,
+                             signal_k=args.signal_k, saved_calibration=args.saved_calibration,
+                             save_traces=args.save_traces,
                              save_flicks=tuple(args.save_flick or ()),
                              trace_tail_ms=args.trace_tail)
         _print(res, args.json)
@@ -121,7 +122,7 @@ def cmd_ring(args: argparse.Namespace) -> int:
                    save_traces=args.save_traces, save_flicks=tuple(args.save_flick or ()),
                    trace_tail_ms=args.trace_tail,
                    exact_calibration=args.exact_calibration, centred=args.centred,
-                   signal_k=args.signal_k)
+                   signal_k=args.signal_k, saved_calibration=args.saved_calibration)
     _print(res, args.json)
     return 0
 
@@ -278,6 +279,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="what-if: the sensor model's signal constant (a full-cone rho = 1 "
                         "target at 1 m; the model's is the datasheet's 0.83; 0.5 was its "
                         "constant until stop 40)")
+    r.add_argument("--saved-calibration", action="store_true",
+                   help="after calibrating, reset the board: it boots from the calibration it "
+                        "saved, as at every later session, and learns each sensor's empty "
+                        "ring again in play")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_ring)
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")

@@ -251,7 +251,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         idle_s: float | None = None, bus: str | None = None,
         save_traces: str | None = None, save_flicks: tuple = (), save_limit: int = 20,
         trace_tail_ms: int | None = None, exact_calibration: bool = False,
-        centred: bool = False, signal_k: float | None = None) -> dict:
+        centred: bool = False, signal_k: float | None = None,
+        saved_calibration: bool = False) -> dict:
     """fault_specs: [(kind, sensor)], each injected after calibration for the whole run;
     random_faults: a random single fault every ~200 flicks (RANDOM_EVERY), drawn from the
     seed; idle_s: first that long at armed rest (phantoms counted); bus: the simulated
@@ -263,7 +264,12 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     centred: the marble always on the groove's centre line. noise scales the readings'
     noise (SensorParams.noise_scale). signal_k: the model's signal constant (MCPS of a
     full-cone rho = 1 target at 1 m; SensorParams.signal_k_mcps_m2, the datasheet's 0.83),
-    e.g. the 0.5 the model had until stop 40 (docs/simulator.md, "Stop 39", "Stop 40")."""
+    e.g. the 0.5 the model had until stop 40 (docs/simulator.md, "Stop 39", "Stop 40").
+
+    saved_calibration: after calibrating, the board is reset and boots from the calibration it
+    saved, as at every session after the first: nothing it learnt while calibrating (each
+    sensor's empty ring, the marble's brightness) is kept, and it learns them again in play
+    (docs/simulator.md, "Stop 41")."""
     rng = random.Random(seed)
     if bus is None and (fault_specs or random_faults or idle_s):
         bus = "register"
@@ -309,6 +315,11 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                 exact_done = True
         except CalibrationError as e:
             cal_error = str(e)
+    if saved_calibration:
+        board.reboot()       # (calibrate() ended with calsave: the board boots with it)
+        board.advance(1000)
+        if side != board.fw_ring.side_names[0]:
+            table.send("side", name=side)
     board.centred = centred
     if tilt:
         board.marble.set_tilt(tilt, board.low_deg)
@@ -337,7 +348,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
             cmd += " --idle %g" % idle_s
         # the what-ifs too, so that the command given makes the very same feed again
         cmd += "".join(" --%s" % w for w, on in (("exact-calibration", exact_calibration),
-                                                  ("centred", centred)) if on)
+                                                  ("centred", centred),
+                                                  ("saved-calibration", saved_calibration)) if on)
         if signal_k is not None:
             cmd += " --signal-k %g" % signal_k
         saver = BenchSaver(board, save_traces, side=side, spaces=spaces, limit=save_limit,
@@ -481,6 +493,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         "sensors": board.model.count,
         "calibrated_sensors": cal_sensors,
         "calibration_error": cal_error,
+        "booted_from_saved_calibration": bool(saved_calibration and calibrate_first),
         "flicks": stats["flicks"],
         "seed": seed,
         "tilt_deg": tilt,
