@@ -142,3 +142,14 @@ def test_a_board_booted_from_its_saved_calibration_keeps_the_fit_and_nothing_it_
     assert res["flicks"] == 3 and res["misreported"] == 0
     plain = bench.run(flicks=1, seed=5)
     assert plain["booted_from_saved_calibration"] is False
+
+
+def test_a_trace_saved_from_a_board_booted_from_its_saved_calibration_says_so(tmp_path):
+    """Its name (the bench's tag) and its command: the very same feed again, and no clash
+    with a trace of the same flick on a board calibrated just now."""
+    bench.run(flicks=1, seed=5, saved_calibration=True, save_traces=str(tmp_path),
+              save_flicks=(0,))
+    saved = sorted(tmp_path.glob("*.jsonl"))
+    assert saved and all(p.name.startswith("physical-saved-") for p in saved), saved
+    head = json.loads(saved[0].read_text().split("\n", 1)[0])
+    assert head["source"]["command"].endswith("--saved-calibration")

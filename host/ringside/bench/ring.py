@@ -315,7 +315,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                 exact_done = True
         except CalibrationError as e:
             cal_error = str(e)
-    if saved_calibration:
+    if saved_calibration and calibrate_first:
         board.reboot()       # (calibrate() ended with calsave: the board boots with it)
         board.advance(1000)
         if side != board.fw_ring.side_names[0]:
@@ -361,7 +361,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                                "faults": dict([(str(i), v) for i, v in (faults or {}).items()]
                                                + [(str(i), k) for k, i in fault_specs or ()]),
                                "calibration_error": cal_error,
-                               "tag": "%s%s%s" % (sensor_model, "-tilt" if tilt else "", "".join(
+                               "tag": "%s%s%s%s" % (sensor_model, "-tilt" if tilt else "",
+                                                    "-saved" if saved_calibration else "", "".join(
                                    "-%s%d" % (k, i) for k, i in fault_specs or ()))})
         if idle_s:
             saver.idle_start()
