@@ -708,6 +708,8 @@ class Controller:
     def _calsave(self):
         if self.storage is None:
             return _W_NO_STORAGE
-        # only the sensors calibrated since boot (allocates: rare)
+        # only the sensors calibrated since boot (allocates: rare), and the empty ring the
+        # tracker learnt, to start from at the next boot
+        self.tracker.save_background(self.ring.bg_saved)
         self.storage.save_calibration(self.ring, self.cal_dirty)
         return b""

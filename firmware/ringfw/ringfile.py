@@ -76,6 +76,10 @@ def _sensors(r, sensors):
     r.scale_q12 = filled("H", n)           # (raw_mm - off16 / 16) * scale_q12 / 4096
     r.sensor_address = bytearray(n)
     r.xshut_pin = filled("b", n)           # -1: none
+    # each sensor's empty ring as calibration learnt it (calsave saves it; the tracker starts
+    # from it at boot): range mm * 16 (-1: none saved), signal, valid readings' signal, valid
+    # share /255 - four ints a sensor
+    r.bg_saved = filled("i", 4 * n, -1)
     for i in range(n):
         d = sensors[i]
         r.sensor_angle[i] = wrap(_cd(d["angle_deg"]))
@@ -116,6 +120,22 @@ def _set_cal(r, i, cal, where):
         raise RingError("%ssensor %d: calibration scale must be within 0.5..2.0" % (where, i))
     r.off16[i] = off16
     r.scale_q12[i] = q12
+    bg = cal.get("background")
+    if bg is None:
+        return
+    try:
+        v = (int(bg["range_mm16"]), int(bg["signal"]), int(bg["valid_signal"]),
+             int(bg["valid_share"]))
+    except (KeyError, TypeError, ValueError):
+        raise RingError("%ssensor %d: calibration background must hold the numbers range_mm16, "
+                        "signal, valid_signal and valid_share (run `ringside calibrate` again)"
+                        % (where, i))
+    if not (0 <= v[0] < 8190 * 16 and 0 <= v[1] < 65536 and 0 <= v[2] < 65536
+            and 0 <= v[3] <= 255):
+        raise RingError("%ssensor %d: calibration background out of range (run `ringside "
+                        "calibrate` again)" % (where, i))
+    for k in range(4):
+        r.bg_saved[4 * i + k] = v[k]
 
 
 def _is_token(t):
@@ -306,6 +326,11 @@ def apply_calibration(d, ring, which):
             cal = d["sensors"][i].setdefault("calibration", {})
             cal["offset_mm"] = ring.off16[i] / 16
             cal["scale"] = ring.scale_q12[i] / 4096
+            if ring.bg_saved[4 * i] >= 0:
+                cal["background"] = {"range_mm16": ring.bg_saved[4 * i],
+                                     "signal": ring.bg_saved[4 * i + 1],
+                                     "valid_signal": ring.bg_saved[4 * i + 2],
+                                     "valid_share": ring.bg_saved[4 * i + 3]}
 
 
 CAL_FILE = "calibration.json"
@@ -321,8 +346,13 @@ def cal_path(ring_path):
 def calibration_dict(ring):
     """Every sensor's calibration as the calibration file holds it (allocates: a command)."""
     sensors = {}
+    bg = ring.bg_saved
     for i in range(ring.sensor_count):
-        sensors[str(i)] = {"offset_mm": ring.off16[i] / 16, "scale": ring.scale_q12[i] / 4096}
+        c = {"offset_mm": ring.off16[i] / 16, "scale": ring.scale_q12[i] / 4096}
+        if bg[4 * i] >= 0:
+            c["background"] = {"range_mm16": bg[4 * i], "signal": bg[4 * i + 1],
+                               "valid_signal": bg[4 * i + 2], "valid_share": bg[4 * i + 3]}
+        sensors[str(i)] = c
     return {"format": CAL_FORMAT, "sensors": sensors}
 
 

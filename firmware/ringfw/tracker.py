@@ -623,6 +623,17 @@ class Tracker:
         if not self.faulty[i]:
             self._fault(i, FAULT_NONSENSE)
 
+    def save_background(self, sv):
+        """Each sensor's learnt empty ring into sv (Ring.bg_saved, four ints a sensor), for
+        calsave: a board booted from its saved calibration starts from it. Not a sensor's
+        still learning, or found knocked or faulty (what it sees is no empty ring)."""
+        for i in range(self.n):
+            if self.bg_n[i] >= _BG_WARM and not self.knocked[i] and not self.faulty[i]:
+                sv[4 * i] = self.bg_r16[i]
+                sv[4 * i + 1] = self.bg_sig[i]
+                sv[4 * i + 2] = self.bg_vsig[i]
+                sv[4 * i + 3] = self.bg_valid[i]
+
     def _unblend(self, i, rng, sig):
         """The marble's own range from a reading that blends it with the background: the
         device reports the signal-weighted mean of what its cone sees, so with the learned

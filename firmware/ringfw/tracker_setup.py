@@ -10,6 +10,9 @@ from ringfw.compat import const, filled
 _EVQ = const(8)
 _WIN = const(256)
 _NZ0 = const(16)
+_BG_WARM = const(32)
+_BG_VALID = const(128)
+_KV_RANGE = const(255)
 
 
 def tracker(self, ring):
@@ -97,6 +100,17 @@ def tracker(self, ring):
     self.kv = bytearray(n)
     self.bg_sig = filled("i", n)              # its signal rate, 9.7 MCPS (as 0x1A)
     self.bg_vsig = filled("i", n)             # ... that of its valid readings alone
+    # a board booted from its saved calibration starts from the empty ring calibration learnt
+    # (a cone knocked after the boot is then found knocked: docs/firmware.md "Faults")
+    sv = getattr(ring, "bg_saved", None)
+    for i in range(n if sv is not None else 0):
+        if sv[4 * i] >= 0:
+            self.bg_n[i] = _BG_WARM
+            self.bg_r16[i] = sv[4 * i]
+            self.bg_sig[i] = sv[4 * i + 1]
+            self.bg_vsig[i] = sv[4 * i + 2]
+            self.bg_valid[i] = sv[4 * i + 3]
+            self.kv[i] = _KV_RANGE if sv[4 * i + 3] >= _BG_VALID // 2 else 0
     self.nb_n = bytearray(n)                  # readings of a return the background lacks
     self.nb_r = filled("i", n)                # ... (_changed): how many, its range, the
     self.nb_rest = filled("i", n)             # ... rest point at the first of them, and

@@ -115,6 +115,30 @@ def test_a_calibration_is_written_to_its_own_file_and_read_again(tmp_path):
     assert d["sensors"]["4"] == {"offset_mm": 0, "scale": 1.0}
 
 
+def test_the_empty_ring_calibration_learnt_is_saved_with_it_and_read_again(tmp_path):
+    # (the tracker starts from it at boot: a cone knocked after the boot is then found out)
+    from ringfw import tracker as T
+    p = tmp_path / "ring.json"
+    p.write_text(RING_JSON.read_text())
+    r = geometry.load(str(p))
+    assert list(r.bg_saved) == [-1] * 4 * r.sensor_count      # nothing saved yet
+    tr = T.Tracker(r)
+    tr.bg_n[5] = T._BG_WARM
+    tr.bg_r16[5], tr.bg_sig[5], tr.bg_vsig[5], tr.bg_valid[5] = 1408, 24, 33, 40
+    tr.bg_n[6] = T._BG_WARM - 1                                # still learning: not saved
+    tr.save_background(r.bg_saved)
+    ringfile.save_calibration(str(p), r, bytearray(r.sensor_count))
+    d = json.loads((tmp_path / "calibration.json").read_text())
+    assert d["sensors"]["5"]["background"] == {"range_mm16": 1408, "signal": 24,
+                                               "valid_signal": 33, "valid_share": 40}
+    assert "background" not in d["sensors"]["6"]
+    again = geometry.load(str(p))
+    fresh = T.Tracker(again)
+    assert fresh.bg_n[5] == T._BG_WARM and fresh.bg_r16[5] == 1408 and fresh.bg_sig[5] == 24
+    assert fresh.bg_vsig[5] == 33 and fresh.bg_valid[5] == 40 and fresh.kv[5] == 0
+    assert fresh.bg_n[6] == 0
+
+
 def test_the_calibration_file_wins_over_ring_json_blocks(tmp_path):
     ring = json.loads(RING_JSON.read_text())
     ring["sensors"][2]["calibration"] = {"offset_mm": 1.0, "scale": 1.0}   # an old board's
@@ -135,6 +159,11 @@ def test_the_calibration_file_wins_over_ring_json_blocks(tmp_path):
     ('{"format": 1, "sensors": {"1": {"offset_mm": 0, "scale": 3}}}',
      "sensor 1: calibration scale must be within 0.5..2.0"),
     ('{"format": 1, "sensors": {"1": {"offset_mm": "x"}}}', "sensor 1: calibration must hold"),
+    ('{"format": 1, "sensors": {"1": {"offset_mm": 0, "scale": 1, "background": {"signal": 3}}}}',
+     "sensor 1: calibration background must hold the numbers"),
+    ('{"format": 1, "sensors": {"1": {"offset_mm": 0, "scale": 1, "background": '
+     '{"range_mm16": 1400, "signal": 24, "valid_signal": 30, "valid_share": 300}}}}',
+     "sensor 1: calibration background out of range"),
 ])
 def test_a_bad_calibration_file_is_refused_with_its_name(tmp_path, text, why):
     (tmp_path / "ring.json").write_text(RING_JSON.read_text())

@@ -118,27 +118,32 @@ def test_a_trace_saved_under_a_what_if_names_it_in_its_command(tmp_path):
     assert head["source"]["model"]["params"]["signal_k_mcps_m2"] == 0.83
 
 
-def test_a_board_booted_from_its_saved_calibration_keeps_the_fit_and_nothing_it_learnt(monkeypatch):
+def test_a_board_booted_from_its_saved_calibration_keeps_the_fit_and_the_empty_ring(monkeypatch):
     """--saved-calibration: after calibrating, the board is reset, as at every later session:
-    it boots with the calibration it saved (calsave) and has learnt nothing of the empty ring
-    or of the marble (docs/simulator.md, "Stop 41")."""
+    it boots with the calibration it saved (calsave), each sensor's empty ring as calibration
+    learnt it included, and nothing else it learnt (the marble's brightness)."""
     seen = []
     reboot = SimBoard.reboot
 
     def spy(board):
         fit = [(board.fw_ring.off16[i], board.fw_ring.scale_q12[i]) for i in range(12)]
+        old = board.controller.tracker
+        learnt = [(old.bg_r16[i], old.bg_sig[i], old.bg_valid[i]) for i in range(12)]
         reboot(board)
         tr = board.controller.tracker
-        seen.append((fit, board.saved_ring, list(tr.bg_n), tr.k_rest))
+        seen.append((fit, board.saved_ring, list(tr.bg_n), tr.k_rest, learnt,
+                     [(tr.bg_r16[i], tr.bg_sig[i], tr.bg_valid[i]) for i in range(12)]))
 
     monkeypatch.setattr(SimBoard, "reboot", spy)
     res = bench.run(flicks=3, seed=5, saved_calibration=True)
     assert res["booted_from_saved_calibration"] is True and res["calibrated_sensors"] == 12
     assert len(seen) == 1
-    fit, saved, bg_n, k_rest = seen[0]
+    fit, saved, bg_n, k_rest, learnt, after = seen[0]
     assert any(f != (0, 4096) for f in fit)                # a fitted calibration...
     assert saved is not None                               # ... that was saved
-    assert bg_n == [0] * 12 and k_rest == -1               # nothing learnt survives the reset
+    assert all("background" in c["calibration"] for c in saved["sensors"])
+    # the empty ring calibration learnt, as it was when saved; the marble's brightness not
+    assert bg_n == [32] * 12 and after == learnt and k_rest == -1
     assert res["flicks"] == 3 and res["misreported"] == 0
     plain = bench.run(flicks=1, seed=5)
     assert plain["booted_from_saved_calibration"] is False
