@@ -318,6 +318,15 @@ def digest_of(data):
     return binascii.crc32(data) & 0xFFFFFFFF
 
 
+def _background(ring, i):
+    """Sensor i's saved empty ring as its calibration block holds it, or None."""
+    sv = ring.bg_saved
+    if sv[4 * i] < 0:
+        return None
+    return {"range_mm16": sv[4 * i], "signal": sv[4 * i + 1], "valid_signal": sv[4 * i + 2],
+            "valid_share": sv[4 * i + 3]}
+
+
 def apply_calibration(d, ring, which):
     """Write the calibration of sensor i of ring for every i with which[i] set into a
     parsed ring.json dict d (the simulated board keeps its calibration so)."""
@@ -326,11 +335,9 @@ def apply_calibration(d, ring, which):
             cal = d["sensors"][i].setdefault("calibration", {})
             cal["offset_mm"] = ring.off16[i] / 16
             cal["scale"] = ring.scale_q12[i] / 4096
-            if ring.bg_saved[4 * i] >= 0:
-                cal["background"] = {"range_mm16": ring.bg_saved[4 * i],
-                                     "signal": ring.bg_saved[4 * i + 1],
-                                     "valid_signal": ring.bg_saved[4 * i + 2],
-                                     "valid_share": ring.bg_saved[4 * i + 3]}
+            bg = _background(ring, i)
+            if bg is not None:
+                cal["background"] = bg
 
 
 CAL_FILE = "calibration.json"
@@ -346,12 +353,11 @@ def cal_path(ring_path):
 def calibration_dict(ring):
     """Every sensor's calibration as the calibration file holds it (allocates: a command)."""
     sensors = {}
-    bg = ring.bg_saved
     for i in range(ring.sensor_count):
         c = {"offset_mm": ring.off16[i] / 16, "scale": ring.scale_q12[i] / 4096}
-        if bg[4 * i] >= 0:
-            c["background"] = {"range_mm16": bg[4 * i], "signal": bg[4 * i + 1],
-                               "valid_signal": bg[4 * i + 2], "valid_share": bg[4 * i + 3]}
+        bg = _background(ring, i)
+        if bg is not None:
+            c["background"] = bg
         sensors[str(i)] = c
     return {"format": CAL_FORMAT, "sensors": sensors}
 

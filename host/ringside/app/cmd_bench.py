@@ -281,8 +281,8 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "constant until stop 40)")
     r.add_argument("--saved-calibration", action="store_true",
                    help="after calibrating, reset the board: it boots from the calibration it "
-                        "saved, as at every later session, and learns each sensor's empty "
-                        "ring again in play")
+                        "saved (the fit and each sensor's empty ring), as at every later "
+                        "session, and learns the rest again in play")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_ring)
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")

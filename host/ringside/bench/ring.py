@@ -267,9 +267,9 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     e.g. the 0.5 the model had until stop 40 (docs/simulator.md, "Stop 39", "Stop 40").
 
     saved_calibration: after calibrating, the board is reset and boots from the calibration it
-    saved, as at every session after the first: nothing it learnt while calibrating (each
-    sensor's empty ring, the marble's brightness) is kept, and it learns them again in play
-    (docs/simulator.md, "Stop 41")."""
+    saved, as at every session after the first: the fit and each sensor's empty ring (saved
+    with it since stop 41); the rest it learnt while calibrating (the marble's brightness) it
+    learns again in play (docs/simulator.md, "Stop 41")."""
     rng = random.Random(seed)
     if bus is None and (fault_specs or random_faults or idle_s):
         bus = "register"
