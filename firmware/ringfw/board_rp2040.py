@@ -445,23 +445,23 @@ class Watchdog:
 
 
 class Storage:
-    """Writes the calibration to calibration.json beside ring.json (ringfile): a temporary
-    file, then a rename; ring.json itself is never rewritten."""
+    """Writes the calibration to calibration.json beside ring.json (ringfw.calfile): a
+    temporary file, then a rename; ring.json itself is never rewritten."""
 
     def __init__(self, path="ring.json"):
         self.path = path
 
     def save_calibration(self, ring, which):
         """Store the calibration of sensor i of ring for each i with which[i] set."""
-        from ringfw import ringfile
+        from ringfw import calfile     # the writer alone: ring.json's reader stays unloaded
         try:
-            ringfile.save_calibration(self.path, ring, which)
+            calfile.save_calibration(self.path, ring, which)
         finally:
-            drop_modules(BOOT_ONLY)    # the reader is boot-only code: its RAM back
+            drop_modules(BOOT_ONLY)    # its RAM back
 
 
-# Modules needed only while the board starts (or saves a calibration).
-BOOT_ONLY = ("ringfw.ringfile", "ringfw.power")
+# Modules needed only while the board starts (calfile also while it saves a calibration).
+BOOT_ONLY = ("ringfw.ringfile", "ringfw.power", "ringfw.calfile")
 
 
 def drop_modules(names, collect=True):

@@ -1,7 +1,7 @@
 """Reading ring.json (and the board's calibration.json) into a geometry.Ring: boot-only code.
 
 Every value is checked here, and a RingError says what is wrong. The calibration lives in
-its own file beside ring.json on the board (CAL_FILE: written by `ringside calibrate`'s
+its own file beside ring.json on the board (ringfw.calfile: written by `ringside calibrate`'s
 calsave, never by `make deploy`), so a firmware update that copies a new ring.json keeps
 it; ring.json's own per-sensor calibration blocks are only the starting values. The board needs this
 once, at start-up: main.py drops the module when the ring is built (on the RP2040 a
@@ -12,6 +12,7 @@ build identical tables.
 import binascii
 
 from ringfw import power
+from ringfw.calfile import CAL_FORMAT, background, cal_path
 from ringfw.compat import filled, isqrt
 from ringfw.geometry import FULL_TURN, Ring, RingError, Side, wrap
 from ringfw.wire import _tok_byte
@@ -318,15 +319,6 @@ def digest_of(data):
     return binascii.crc32(data) & 0xFFFFFFFF
 
 
-def _background(ring, i):
-    """Sensor i's saved empty ring as its calibration block holds it, or None."""
-    sv = ring.bg_saved
-    if sv[4 * i] < 0:
-        return None
-    return {"range_mm16": sv[4 * i], "signal": sv[4 * i + 1], "valid_signal": sv[4 * i + 2],
-            "valid_share": sv[4 * i + 3]}
-
-
 def apply_calibration(d, ring, which):
     """Write the calibration of sensor i of ring for every i with which[i] set into a
     parsed ring.json dict d (the simulated board keeps its calibration so)."""
@@ -335,31 +327,9 @@ def apply_calibration(d, ring, which):
             cal = d["sensors"][i].setdefault("calibration", {})
             cal["offset_mm"] = ring.off16[i] / 16
             cal["scale"] = ring.scale_q12[i] / 4096
-            bg = _background(ring, i)
+            bg = background(ring, i)
             if bg is not None:
                 cal["background"] = bg
-
-
-CAL_FILE = "calibration.json"
-CAL_FORMAT = 1
-
-
-def cal_path(ring_path):
-    """The calibration file beside ring.json: "calibration.json" or "<dir>/calibration.json"."""
-    k = ring_path.rfind("/")
-    return CAL_FILE if k < 0 else ring_path[:k + 1] + CAL_FILE
-
-
-def calibration_dict(ring):
-    """Every sensor's calibration as the calibration file holds it (allocates: a command)."""
-    sensors = {}
-    for i in range(ring.sensor_count):
-        c = {"offset_mm": ring.off16[i] / 16, "scale": ring.scale_q12[i] / 4096}
-        bg = _background(ring, i)
-        if bg is not None:
-            c["background"] = bg
-        sensors[str(i)] = c
-    return {"format": CAL_FORMAT, "sensors": sensors}
 
 
 def read_calibration(path, ring):
@@ -394,21 +364,6 @@ def read_calibration(path, ring):
                             "and scale" % i)
         _set_cal(ring, i, cal, where)
     return True
-
-
-def save_calibration(path, ring, which=None):
-    """Store the calibration of ring (what calsave does) in the calibration file beside the
-    ring.json at path; ring.json itself is never rewritten. Every sensor's current values
-    are written (which, the sensors calibrated since boot, is taken for the caller's sake:
-    the others keep the values they were loaded with), so the file is the board's whole
-    calibration. A temporary file, then a rename: a power cut leaves the old file."""
-    import os
-    dest = cal_path(path)
-    tmp = dest + ".tmp"
-    with open(tmp, "w") as f:
-        json.dump(calibration_dict(ring), f)
-    os.rename(tmp, dest)
-    return dest
 
 
 def loads(data):

@@ -587,7 +587,7 @@ except Exception as e:
 """
 
 
-_VM_MODULES = ("__init__", "compat", "hal", "geometry", "ringfile", "power", "wire", "busio_shim",
+_VM_MODULES = ("__init__", "compat", "hal", "geometry", "ringfile", "calfile", "power", "wire", "busio_shim",
                "board_rp2040", "board_setup", "sched", "sched_setup")
 
 

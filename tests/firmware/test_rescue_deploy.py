@@ -132,8 +132,8 @@ def _calibrated_board(tmp_path, build):
     for i in range(ring.sensor_count):
         ring.off16[i] = 16 * i - 40          # offsets -2.5 .. +8.5 mm
         ring.scale_q12[i] = 4096 + 3 * i
-    from ringfw import ringfile
-    ringfile.save_calibration(str(flash / "ring.json"), ring, bytearray([1] * ring.sensor_count))
+    from ringfw import calfile
+    calfile.save_calibration(str(flash / "ring.json"), ring, bytearray([1] * ring.sensor_count))
     return flash, ring
 
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from ringfw import geometry, ringfile
+from ringfw import calfile, geometry, ringfile
 from ringfw.geometry import RingError
 from ringfw.power import brightness_cap
 
@@ -102,7 +102,7 @@ def test_a_calibration_is_written_to_its_own_file_and_read_again(tmp_path):
     r.scale_q12[3] = 4100
     which = bytearray(r.sensor_count)
     which[3] = 1
-    dest = ringfile.save_calibration(str(p), r, which)
+    dest = calfile.save_calibration(str(p), r, which)
     assert dest == str(tmp_path / "calibration.json")
     assert p.read_bytes() == before                   # ring.json is never rewritten
     again = geometry.load(str(p))
@@ -127,7 +127,7 @@ def test_the_empty_ring_calibration_learnt_is_saved_with_it_and_read_again(tmp_p
     tr.bg_r16[5], tr.bg_sig[5], tr.bg_vsig[5], tr.bg_valid[5] = 1408, 24, 33, 40
     tr.bg_n[6] = T._BG_WARM - 1                                # still learning: not saved
     tr.save_background(r.bg_saved)
-    ringfile.save_calibration(str(p), r, bytearray(r.sensor_count))
+    calfile.save_calibration(str(p), r, bytearray(r.sensor_count))
     d = json.loads((tmp_path / "calibration.json").read_text())
     assert d["sensors"]["5"]["background"] == {"range_mm16": 1408, "signal": 24,
                                                "valid_signal": 33, "valid_share": 40}
@@ -175,8 +175,8 @@ def test_a_bad_calibration_file_is_refused_with_its_name(tmp_path, text, why):
 
 
 def test_cal_path_sits_beside_ring_json():
-    assert ringfile.cal_path("ring.json") == "calibration.json"
-    assert ringfile.cal_path("/flash/ring.json") == "/flash/calibration.json"
+    assert calfile.cal_path("ring.json") == "calibration.json"
+    assert calfile.cal_path("/flash/ring.json") == "/flash/calibration.json"
 
 
 def test_dropping_a_module_frees_it_for_good(monkeypatch):

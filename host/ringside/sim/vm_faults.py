@@ -30,7 +30,7 @@ from pathlib import Path
 from ringside.ring import firmware_dir
 
 SENSORS = 3
-_MODULES = ("__init__", "compat", "hal", "geometry", "ringfile", "power", "wire", "busio_shim",
+_MODULES = ("__init__", "compat", "hal", "geometry", "ringfile", "calfile", "power", "wire", "busio_shim",
             "board_rp2040", "board_setup", "sched", "sched_setup")
 
 _SCRIPT = r"""
