@@ -45,7 +45,7 @@ _WORDS = (b"ack too_short wrong_direction left_ring timer_expired total late hel
           b"not_level low half_period swings verdict ok min error count what nack re arg "
           b"simulated_board_only unknown_command protocol_too_new protocol_too_old name on "
           b"c at w v pulse trail flash ms s paused show no_timer i say_i all label "
-          b"say_sp_label_or_all off scale no_storage m")
+          b"say_sp_label_or_all off scale no_storage m cal bg")
 _W_ACK = const(0)
 _W_TOO_SHORT = const(1)
 _W_WRONG_DIRECTION = const(2)
@@ -138,6 +138,8 @@ _W_OFF = const(88)
 _W_SCALE = const(89)
 _W_NO_STORAGE = const(90)
 _W_M = const(91)
+_W_CAL = const(92)
+_W_BG = const(93)
 
 
 class Controller:
@@ -295,6 +297,16 @@ class Controller:
         e.int(_W_CAP, self.leds.cap)
         if self.uid:
             e.tok(_W_UID, self.uid)
+        # what the board keeps across a reset: a calibration saved on it (1, or 0: ring.json's
+        # starting values), and how many sensors' empty ring it saved with it (none: saved by
+        # a version before stop 41; the host asks for `ringside calibrate` again)
+        e.int(_W_CAL, 1 if r.calibrated else 0)
+        bg = 0
+        sv = r.bg_saved
+        for i in range(self.n):
+            if sv[4 * i] >= 0:
+                bg += 1
+        e.int(_W_BG, bg)
         self._send()
 
     def _faulty_count(self):
@@ -712,4 +724,5 @@ class Controller:
         # tracker learnt, to start from at the next boot
         self.tracker.save_background(self.ring.bg_saved)
         self.storage.save_calibration(self.ring, self.cal_dirty)
+        self.ring.calibrated = True      # kept across a reset now (the hello's cal)
         return b""

@@ -201,6 +201,7 @@ def ring_from(d, digest=0):
     r = Ring()
     r.digest = digest  # crc32 of the ring.json bytes; the hello carries it
     r.digest_hex = ("%08x" % digest).encode()
+    r.calibrated = False    # a calibration file read (load), or a calsave since
     try:
         t = d["track"]
         r.radius = int(t["radius_mm"])

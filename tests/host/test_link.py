@@ -451,3 +451,56 @@ def test_pyserial_urls_are_reachable():
 def test_a_url_that_does_not_answer_fails_the_handshake():
     with pytest.raises(LinkError, match="did not answer"):
         Link("loop://", ring=None, handshake_timeout_s=0.2).open()
+
+
+def test_a_boards_hello_says_what_calibration_it_keeps_in_plain_words():
+    from ringside.link.messages import board_calibration, describe
+    base = {"fw": "0.1.0", "proto": 1, "ring": "abcd0123", "sensors": 12, "healthy": 12,
+            "side": "darts"}
+    assert board_calibration(base) is None                   # a firmware before stop 42
+    assert "calibrat" not in describe("hello", base)
+    none = board_calibration(dict(base, cal=0, bg=0))
+    assert none[0] is False and none[1].startswith("not calibrated: run `ringside calibrate")
+    old = board_calibration(dict(base, cal=1, bg=0))
+    assert old[0] is False and "older version, without the empty ring" in old[1]
+    assert board_calibration(dict(base, cal=1, bg=12)) == (True, "calibrated, with the empty ring")
+    part = board_calibration(dict(base, cal=1, bg=11))
+    assert part[0] is True and "11 of its 12 sensors" in part[1]
+    assert describe("hello", dict(base, cal=1, bg=0)).endswith(old[1])
+
+
+@pytest.mark.parametrize("hello, said", [
+    ({"cal": 1, "bg": 0}, "the board on /dev/ttyACM7 is calibrated by an older version, without "
+                          "the empty ring: run `ringside calibrate --port /dev/ttyACM7` again"),
+    ({"cal": 0, "bg": 0}, "the board on /dev/ttyACM7 is not calibrated: run `ringside "
+                          "calibrate --port /dev/ttyACM7`"),
+    ({"cal": 1, "bg": 12}, None),
+    ({}, None),                                   # a firmware that does not say
+])
+def test_play_on_a_real_board_says_when_its_calibration_will_let_the_family_down(
+        monkeypatch, capsys, hello, said):
+    import ringside.link as link_mod
+    from ringside.app import cmd_play
+
+    class FakeLink:
+        port_name = "/dev/ttyACM7"
+
+        def __init__(self, port):
+            self.hello = dict({"sensors": 12, "healthy": 12, "proto": 1}, **hello)
+
+        def open(self):
+            return self
+
+        def close(self):
+            pass
+    monkeypatch.setattr(link_mod, "Link", FakeLink)
+    game = SimpleNamespace(capabilities=SimpleNamespace(ring_side="darts"))
+    args = SimpleNamespace(port="/dev/ttyACM7", sim=False, sim_pty=False, typed=False,
+                           ideal=False, no_calibrate=False)
+    port, mode, close = cmd_play._open_board(args, game, 1)
+    assert mode == "board" and port.link.port_name == "/dev/ttyACM7"
+    out = capsys.readouterr().out
+    if said is None:
+        assert out == ""
+    else:
+        assert said in out

@@ -498,10 +498,21 @@ def test_the_lobby_tells_a_real_boards_calibration_age_and_its_level(board, clie
 
     def health():
         return c.get("/api/rooms/%s" % d["room"]).json()["health"]
-    assert health()["calibration"].startswith("not calibrated from this computer")
+    # the board's hello says it keeps no calibration
+    assert health()["calibration"].startswith("not calibrated: run `ringside calibrate --port")
     assert health()["level"] == "level (no swing reported since the board started)"
     uid = room.table.port.link.board_uid
     assert uid
+
+    def keep():       # as a calsave leaves the board (the placements, a person's part, skipped)
+        r = b.srv.board.fw_ring
+        r.calibrated = True
+        for i in range(r.sensor_count):
+            r.bg_saved[4 * i] = 16 * 80
+    b.on_board(keep)
+    room.table.port.link.status()
+    assert health()["calibration"] == ("calibrated, with the empty ring (saved on the board, not "
+                                       "from this computer)")
     # three days ago, by this computer
     assert calibration_record.record(uid, 12, 0, now=time.time() - 3 * 86400 - 60)
     assert health()["calibration"] == "calibrated 3 days ago (from this computer)"

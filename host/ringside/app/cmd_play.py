@@ -319,6 +319,10 @@ def _open_board(args, game, seed):
             return None, "screen", None
         return LinkPort(link, simulated=False), "board", link.close
     link = Link(args.port).open()       # None: find a Pico
+    from ringside.link.messages import board_calibration
+    kept = board_calibration(link.hello)
+    if kept is not None and not kept[0]:
+        print("the board on %s is %s" % (link.port_name, kept[1].replace("PORT", link.port_name or "PORT")))
     return LinkPort(link, simulated=False), "board", link.close
 
 

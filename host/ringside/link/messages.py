@@ -136,9 +136,11 @@ def describe(kind: str, f: dict) -> str:
             s += ", timer %.1f s%s" % (f["tmr"] / 1000.0, " (paused)" if f.get("tps") else "")
         return s
     if kind == "hello":
-        return "board firmware %s, protocol %s, ring %s, %s/%s sensors healthy, side %s" % (
+        s = "board firmware %s, protocol %s, ring %s, %s/%s sensors healthy, side %s" % (
             f.get("fw"), f.get("proto"), f.get("ring"), f.get("healthy"), f.get("sensors"),
             f.get("side"))
+        cal = board_calibration(f)
+        return s if cal is None else s + "; " + cal[1]
     if kind == "link_lost":
         return "link lost: %s" % f.get("why")
     if kind == "link_restored":
@@ -153,3 +155,25 @@ def describe(kind: str, f: dict) -> str:
     if kind == "error":
         return "firmware error %s (%s)" % (f.get("what"), f.get("count"))
     return " ".join("%s=%s" % kv for kv in f.items())
+
+
+def board_calibration(hello: dict) -> tuple[bool, str] | None:
+    """What a board's hello says of the calibration it keeps across a reset, as (good enough
+    to play on, plain words), or None if its firmware does not say (before stop 42). `cal`
+    is 1 when a calibration is saved on the board, `bg` how many sensors' empty ring was
+    saved with it: a file saved by a version before stop 41 has none, and such a board does
+    not notice a sensor knocked out of line after it starts (docs/firmware.md, "Faults")."""
+    cal, bg, n = hello.get("cal"), hello.get("bg"), hello.get("sensors")
+    if not isinstance(cal, int) or not isinstance(bg, int):
+        return None
+    if cal != 1:
+        return (False, "not calibrated: run `ringside calibrate --port PORT` with the ring "
+                       "empty and level")
+    if bg == 0:
+        return (False, "calibrated by an older version, without the empty ring: run "
+                       "`ringside calibrate --port PORT` again, so that the board notices a "
+                       "sensor knocked out of line")
+    if isinstance(n, int) and bg < n:
+        return (True, "calibrated, with the empty ring of %d of its %d sensors (the others "
+                      "were faulty or knocked when it was saved)" % (bg, n))
+    return (True, "calibrated, with the empty ring")

@@ -813,10 +813,16 @@ def board_health(port: Any, mode: str) -> dict:
     else:
         out["sensors"] = "unknown (no hello from the board yet)"
     from ringside import calibration_record
+    from ringside.link.messages import board_calibration
     cal = calibration_record.last(getattr(link, "board_uid", None))
-    if cal is not None:
+    kept = board_calibration(hello) if isinstance(hello, dict) else None
+    if kept is not None and not kept[0]:
+        out["calibration"] = kept[1]            # what the board says outranks this computer's
+    elif cal is not None:
         out["calibration"] = "calibrated %s (from this computer%s)" % (
             _age(cal["at"]), ", %d placements rolled away" % cal["rolled"] if cal.get("rolled") else "")
+    elif kept is not None:
+        out["calibration"] = kept[1] + " (saved on the board, not from this computer)"
     else:
         out["calibration"] = "not calibrated from this computer: `ringside calibrate --port ...` (the board keeps its own)"
     nl = getattr(link, "not_level", None)
