@@ -45,7 +45,7 @@ _WORDS = (b"ack too_short wrong_direction left_ring timer_expired total late hel
           b"not_level low half_period swings verdict ok min error count what nack re arg "
           b"simulated_board_only unknown_command protocol_too_new protocol_too_old name on "
           b"c at w v pulse trail flash ms s paused show no_timer i say_i all label "
-          b"say_sp_label_or_all off scale no_storage m cal bg")
+          b"say_sp_label_or_all off scale no_storage m cal bg save_failed")
 _W_ACK = const(0)
 _W_TOO_SHORT = const(1)
 _W_WRONG_DIRECTION = const(2)
@@ -140,6 +140,7 @@ _W_NO_STORAGE = const(90)
 _W_M = const(91)
 _W_CAL = const(92)
 _W_BG = const(93)
+_W_SAVE_FAILED = const(94)
 
 
 class Controller:
@@ -723,6 +724,12 @@ class Controller:
         # only the sensors calibrated since boot (allocates: rare), and the empty ring the
         # tracker learnt, to start from at the next boot
         self.tracker.save_background(self.ring.bg_saved)
-        self.storage.save_calibration(self.ring, self.cal_dirty)
+        try:
+            self.storage.save_calibration(self.ring, self.cal_dirty)
+        except (OSError, MemoryError):
+            # the flash full or failing (or no heap for the writer): NACKed, so the host says
+            # so. The calibration stays in use until the board restarts, and the file saved
+            # before stays whole (the writer writes a temporary file, then renames it)
+            return _W_SAVE_FAILED
         self.ring.calibrated = True      # kept across a reset now (the hello's cal)
         return b""

@@ -288,3 +288,30 @@ def test_a_calsave_makes_the_board_say_it_keeps_its_calibration_and_empty_ring()
     b.advance(50)
     h = b.frames_of("hello")[-1][2]
     assert h["cal"] == 1 and h["bg"] == 12
+
+
+def test_a_calsave_that_cannot_write_is_refused_and_keeps_the_calibration_in_use(monkeypatch):
+    # a full or failing flash: the board NACKs (the host says so in words), keeps using the
+    # calibration it was given, and does not claim to keep it across a reset
+    import errno
+
+    from ringside.link.messages import nack_text
+    from ringside.sim import board as sim_board
+    from ringside.sim.board import SimBoard
+
+    def full(self, ring, which):
+        raise OSError(errno.ENOSPC)
+    monkeypatch.setattr(sim_board._Storage, "save_calibration", full)
+    b = SimBoard(seed=3)
+    b.advance(100)
+    b.send("cal", id=4, off=24, scale=4200)
+    b.send("calsave")
+    b.advance(50)
+    nacks = b.frames_of("nack")
+    assert len(nacks) == 1 and nacks[0][2]["why"] == "save_failed"
+    assert "could not write its calibration file" in nack_text(nacks[0][2])
+    assert not b.frames_of("error")                       # refused, not a crash of the step
+    assert b.fw_ring.off16[4] == 24 and b.fw_ring.scale_q12[4] == 4200   # still in use
+    b.send("status")
+    b.advance(50)
+    assert b.frames_of("hello")[-1][2]["cal"] == 0

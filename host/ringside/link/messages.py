@@ -33,6 +33,9 @@ NACK_TEXT = {
     "protocol_too_old": "the board speaks a newer protocol than this host",
     "no_timer": "no turn timer is running",
     "no_storage": "the board has nowhere to save",
+    "save_failed": ("the board could not write its calibration file (is its flash full? "
+                    "`mpremote df`): the calibration is in use until the board restarts, "
+                    "and the file saved before is unchanged"),
     "say_sp_label_or_all": "paint needs sp=, label= or all=1",
     "frame_too_long": "the frame was too long",
     "bad_checksum": "the frame arrived damaged (checksum)",
