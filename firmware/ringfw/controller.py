@@ -298,10 +298,11 @@ class Controller:
         e.int(_W_CAP, self.leds.cap)
         if self.uid:
             e.tok(_W_UID, self.uid)
-        # what the board keeps across a reset: a calibration saved on it (1, or 0: ring.json's
-        # starting values), and how many sensors' empty ring it saved with it (none: saved by
-        # a version before stop 41; the host asks for `ringside calibrate` again)
-        e.int(_W_CAL, 1 if r.calibrated else 0)
+        # what the board keeps across a reset: a calibration saved on it (1; 0: ring.json's
+        # starting values; -1: its file was unusable, so the starting values), and how many
+        # sensors' empty ring it saved with it (none: saved by a version before stop 41; the
+        # host asks for `ringside calibrate` again)
+        e.int(_W_CAL, -1 if r.cal_error else (1 if r.calibrated else 0))
         bg = 0
         sv = r.bg_saved
         for i in range(self.n):
@@ -732,4 +733,5 @@ class Controller:
             # before stays whole (the writer writes a temporary file, then renames it)
             return _W_SAVE_FAILED
         self.ring.calibrated = True      # kept across a reset now (the hello's cal)
+        self.ring.cal_error = None       # a new file over the unusable one
         return b""

@@ -202,6 +202,7 @@ def ring_from(d, digest=0):
     r.digest = digest  # crc32 of the ring.json bytes; the hello carries it
     r.digest_hex = ("%08x" % digest).encode()
     r.calibrated = False    # a calibration file read (load), or a calsave since
+    r.cal_error = None      # why the calibration file could not be used (load), or None
     try:
         t = d["track"]
         r.radius = int(t["radius_mm"])
@@ -396,5 +397,16 @@ def load(path="ring.json"):
     buf = mv = None
     r = ring_from(d, crc & 0xFFFFFFFF)
     d = None
-    r.calibrated = read_calibration(cal_path(path), r)
+    # an unusable calibration file does not stop the board: it runs on ring.json's starting
+    # values and says why (at boot, and cal=-1 in its hello), and the next `ringside
+    # calibrate` writes a new file over it. A file read halfway is undone: no sensor keeps
+    # values from a file that was refused.
+    kept = (list(r.off16), list(r.scale_q12), list(r.bg_saved))
+    try:
+        r.calibrated = read_calibration(cal_path(path), r)
+    except RingError as e:
+        for arr, old in zip((r.off16, r.scale_q12, r.bg_saved), kept):
+            for k in range(len(old)):
+                arr[k] = old[k]
+        r.cal_error = str(e)
     return r

@@ -25,6 +25,9 @@ def board(board, path, serial, fault_rounds, rescue_ms):
         boot.fault("%s is not usable: %s" % (path, e), path, fault_rounds)
         return None
 
+    if ring.cal_error:
+        print("ringside: %s: running on ring.json's starting values; `ringside calibrate` "
+              "writes a new one" % ring.cal_error)
     why = rescue(ring, board, rescue_ms)
     if why:
         _safe_mode(why, ring, board)

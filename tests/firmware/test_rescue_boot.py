@@ -190,6 +190,17 @@ def test_without_a_rescue_the_app_starts_after_the_window(rig, tmp_path, capsys)
     assert rig.wdt_stopped                                # returned: the watchdog stopped
 
 
+def test_an_unusable_calibration_file_does_not_stop_the_board(rig, tmp_path, capsys):
+    # it starts on ring.json's starting values, says why on its console and cal=-1 in its
+    # hello, so `ringside calibrate` can reach it and write a new file (no mpremote needed)
+    (tmp_path / "calibration.json").write_text("{not json")
+    res, out = _run(rig, tmp_path, steps=20)
+    assert res is not None and b"hello" in out and b" cal=-1 " in out
+    text = capsys.readouterr().out
+    assert "FAULT" not in text
+    assert "calibration.json: not valid JSON" in text and "running on ring.json's starting values" in text
+
+
 def test_core_1_starts_before_the_tracker_is_built(rig, tmp_path, monkeypatch):
     """Core 1's stack (4 KB, one block from the heap on the rp2 port) is taken while the
     heap is emptiest: before the tracker's and the controller's code (docs/firmware.md)."""

@@ -167,11 +167,42 @@ def test_the_calibration_file_wins_over_ring_json_blocks(tmp_path):
 ])
 def test_a_bad_calibration_file_is_refused_with_its_name(tmp_path, text, why):
     (tmp_path / "ring.json").write_text(RING_JSON.read_text())
+    plain = geometry.load(str(tmp_path / "ring.json"))
     (tmp_path / "calibration.json").write_text(text)
     with pytest.raises(RingError) as e:
-        geometry.load(str(tmp_path / "ring.json"))
+        ringfile.read_calibration(str(tmp_path / "calibration.json"),
+                                  geometry.load(str(tmp_path / "ring.json")))
     assert str(e.value).startswith(str(tmp_path / "calibration.json") + ": ")
     assert why in str(e.value)
+    # the board still starts: on ring.json's starting values, saying why (cal=-1 in its hello)
+    r = geometry.load(str(tmp_path / "ring.json"))
+    assert r.cal_error == str(e.value) and not r.calibrated
+    assert list(r.off16) == list(plain.off16) and list(r.scale_q12) == list(plain.scale_q12)
+    assert list(r.bg_saved) == list(plain.bg_saved)
+    assert _hello_of(r)["cal"] == -1
+
+
+def test_a_calibration_file_refused_halfway_leaves_no_sensor_with_its_values(tmp_path):
+    (tmp_path / "ring.json").write_text(RING_JSON.read_text())
+    plain = geometry.load(str(tmp_path / "ring.json"))
+    bg = {"range_mm16": 1408, "signal": 24, "valid_signal": 33, "valid_share": 40}
+    (tmp_path / "calibration.json").write_text(json.dumps({"format": 1, "sensors": {
+        "1": {"offset_mm": 2.0, "scale": 1.01, "background": bg},     # good, applied first
+        "2": {"offset_mm": 0, "scale": 7}}}))                          # refused
+    r = geometry.load(str(tmp_path / "ring.json"))
+    assert "sensor 2: calibration scale must be within 0.5..2.0" in r.cal_error
+    assert r.off16[1] == plain.off16[1] and r.scale_q12[1] == plain.scale_q12[1]
+    assert list(r.bg_saved) == [-1] * 4 * r.sensor_count
+
+
+def test_a_calsave_over_an_unusable_file_makes_the_board_calibrated_again(tmp_path):
+    (tmp_path / "ring.json").write_text(RING_JSON.read_text())
+    (tmp_path / "calibration.json").write_text("{not json")
+    r = geometry.load(str(tmp_path / "ring.json"))
+    assert r.cal_error
+    calfile.save_calibration(str(tmp_path / "ring.json"), r, bytearray(r.sensor_count))
+    again = geometry.load(str(tmp_path / "ring.json"))
+    assert again.calibrated and again.cal_error is None
 
 
 def test_cal_path_sits_beside_ring_json():
@@ -279,6 +310,10 @@ def test_a_calsave_makes_the_board_say_it_keeps_its_calibration_and_empty_ring()
     b = SimBoard(seed=2)
     b.advance(100)
     assert b.frames_of("hello")[-1][2]["cal"] == 0
+    b.fw_ring.cal_error = "calibration.json: not valid JSON"     # as load leaves it
+    b.send("status")
+    b.advance(50)
+    assert b.frames_of("hello")[-1][2]["cal"] == -1
     calibrate_sim(b, "darts", log=lambda *a: None)
     b.send("status")
     b.advance(50)

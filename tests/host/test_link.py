@@ -199,6 +199,30 @@ def test_a_board_that_never_answers(fake):
     assert time.monotonic() - t0 < 1.5
 
 
+def test_a_board_stuck_in_its_fault_blink_is_reported_with_what_it_says(fake):
+    # the board prints why it is not running the app every 2 s (ringfw.blink.fault); the
+    # host says that, not "no answer"
+    b = fake(heartbeat_s=0)
+    b.silent = True
+    stop = threading.Event()
+
+    def console():
+        while not stop.is_set():
+            b.raw(b"ringside: starting 12 sensors\r\n")
+            b.raw(b"ringside: FAULT: ring.json is not usable: ring.json is missing 'leds'\r\n")
+            stop.wait(0.1)
+    t = threading.Thread(target=console, daemon=True)
+    t.start()
+    try:
+        with pytest.raises(LinkError) as e:
+            Link(b.path, ring=None, handshake_timeout_s=0.5).open()
+    finally:
+        stop.set()
+        t.join(1)
+    assert str(e.value) == ("the board on %s is not running the app; it says: ring.json is not "
+                            "usable: ring.json is missing 'leds'" % b.path)
+
+
 def test_a_missing_port_is_named(tmp_path):
     with pytest.raises(LinkError, match="does not exist"):
         Link(str(tmp_path / "nothing"), handshake_timeout_s=0.2).open()
@@ -467,6 +491,8 @@ def test_a_boards_hello_says_what_calibration_it_keeps_in_plain_words():
     part = board_calibration(dict(base, cal=1, bg=11))
     assert part[0] is True and "11 of its 12 sensors" in part[1]
     assert describe("hello", dict(base, cal=1, bg=0)).endswith(old[1])
+    bad = board_calibration(dict(base, cal=-1, bg=0))
+    assert bad[0] is False and "calibration file is unusable" in bad[1]
 
 
 @pytest.mark.parametrize("hello, said", [

@@ -47,6 +47,7 @@ SILENCE_S = 2.5          # heartbeats come every 1 s: 2.5 s without a byte = the
 COMMAND_TIMEOUT_S = 1.0
 HANDSHAKE_TIMEOUT_S = 3.0
 RETRY_S = 0.1            # how often the keeper looks for the board again
+_BOARD_FAULT = b"ringside: FAULT:"   # how ringfw.blink.fault starts its console line
 LISTEN_S = 1.5           # a port that once answered nothing frame-like: listen this long first
 QUIET_MAX_S = 10.0       # ... and try it at most this seldom (1, 2, 4, ... s after each failure)
 REFUSED_RETRY_S = 2.0    # how often a board refused for its protocol or ring is asked again
@@ -136,6 +137,8 @@ class Link:
         self.board_uid: str | None = None     # the identity of the board in use (hello uid=)
         self._identified = False              # a board has been identified on this link
         self._hello: dict = {}                # the last hello received (checked before use)
+        self.board_fault: str | None = None   # what a board not running the app printed (handshake)
+        self._console = b""                   # its console's last bytes (_tap_console)
         self.last_heartbeat: dict = {}
         self.port_name: str | None = None     # the device in use
         self.stats = {"frames": 0, "bad_frames": 0, "noise_bytes": 0, "partial_frames": 0,
@@ -555,12 +558,16 @@ class Link:
         another program may own the same /dev/pts/N): write nothing into it until it has
         sent a whole frame (a board sends a heartbeat every second)."""
         end = time.monotonic() + LISTEN_S
+        self.board_fault = None
         while time.monotonic() < end:
             if self.stats["frames"] > heard:
                 return
             if self._ser is None or self._closing:
                 break
             time.sleep(0.02)
+        if self.board_fault:
+            raise LinkError("the board on %s is not running the app; it says: %s" % (
+                dev, self.board_fault), why="board_fault")
         raise LinkError("%s answers, but not as a Ringside board (nothing it sent in %.1f s was "
                         "a frame)" % (dev, LISTEN_S))
 
@@ -580,6 +587,7 @@ class Link:
         end = time.monotonic() + self.handshake_timeout_s
         self._hello = {}
         self._hello_refused = None
+        self.board_fault = None
         last = "no answer"
         while time.monotonic() < end:
             try:
@@ -603,6 +611,9 @@ class Link:
                 raise problem
             self._identify(hello, dev)
             return
+        if self.board_fault:
+            raise LinkError("the board on %s is not running the app; it says: %s" % (
+                dev, self.board_fault), why="board_fault")
         raise LinkError("%s did not answer the hello within %.1f s (%s)" % (
             dev, self.handshake_timeout_s, last))
 
@@ -775,7 +786,26 @@ class Link:
             p.lost = why
             p.done.set()
 
+    def _tap_console(self, data: bytes) -> None:
+        """A board that is not running the app prints why on its console every 2 s
+        (ringfw.blink.fault: a bad ring.json, a part that failed to start), text the frame
+        reader skips as noise: the last such line is kept for the handshake's error, which
+        would otherwise only say "no answer". Bounded: a few hundred bytes are kept."""
+        buf = self._console + data
+        k = buf.rfind(_BOARD_FAULT)
+        if k < 0:
+            self._console = buf[-len(_BOARD_FAULT):]      # a marker split across reads
+            return
+        end = buf.find(b"\n", k)
+        if end < 0:
+            self._console = buf[k:k + 300]                # the line's end comes next
+            return
+        self.board_fault = buf[k + len(_BOARD_FAULT):end].strip()[:240].decode("ascii", "replace")
+        self._console = buf[end:][-len(_BOARD_FAULT):]
+
     def _feed(self, data: bytes, now: float) -> None:
+        if self._handshaking:
+            self._tap_console(data)
         rd = self._reader
         before = rd.noise, rd.partial, rd.overlong
         lines = rd.feed(data)

@@ -169,6 +169,9 @@ def board_calibration(hello: dict) -> tuple[bool, str] | None:
     cal, bg, n = hello.get("cal"), hello.get("bg"), hello.get("sensors")
     if not isinstance(cal, int) or not isinstance(bg, int):
         return None
+    if cal == -1:
+        return (False, "running uncalibrated: its calibration file is unusable (its console "
+                       "says why): run `ringside calibrate --port PORT`, which writes a new one")
     if cal != 1:
         return (False, "not calibrated: run `ringside calibrate --port PORT` with the ring "
                        "empty and level")
