@@ -158,3 +158,28 @@ def test_a_trace_saved_from_a_board_booted_from_its_saved_calibration_says_so(tm
     assert saved and all(p.name.startswith("physical-saved-") for p in saved), saved
     head = json.loads(saved[0].read_text().split("\n", 1)[0])
     assert head["source"]["command"].endswith("--saved-calibration")
+
+
+def test_faults_before_boot_strike_between_the_calibration_and_the_reset(monkeypatch, tmp_path):
+    """--faults-before-boot: a ring knocked in the cupboard. The fault is on before the board
+    starts again (its first readings have it), not from the first flick after the boot."""
+    seen = []
+    reboot = SimBoard.reboot
+
+    def spy(board):
+        seen.append(dict(board.faults))
+        reboot(board)
+
+    monkeypatch.setattr(SimBoard, "reboot", spy)
+    res = bench.run(flicks=2, seed=5, saved_calibration=True, fault_specs=[("misaimed", 2)],
+                    faults_before_boot=True, save_traces=str(tmp_path), save_flicks=(0,))
+    assert seen[0] == {2: "misaimed"}                 # already knocked when it resets
+    assert res["faults_before_boot"] is True and res["faults"][0]["kind"] == "misaimed"
+    del seen[:]
+    after = bench.run(flicks=2, seed=5, saved_calibration=True, fault_specs=[("misaimed", 2)])
+    assert seen[0] == {} and after["faults_before_boot"] is False
+    head = json.loads(sorted(tmp_path.glob("*.jsonl"))[0].read_text().split("\n", 1)[0])
+    assert head["name"].startswith("physical-saved-off-misaimed2-")
+    assert head["source"]["command"].endswith("--saved-calibration --faults-before-boot")
+    with pytest.raises(ValueError, match="needs --saved-calibration"):
+        bench.run(flicks=1, seed=5, fault_specs=[("misaimed", 2)], faults_before_boot=True)

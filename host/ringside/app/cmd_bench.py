@@ -88,6 +88,9 @@ def cmd_ring(args: argparse.Namespace) -> int:
                          "noise-free readings)")
     if args.dead and (specs or args.faults):
         raise UsageError("--dead is the sensor model's; use --fault dead:N with --fault/--faults")
+    if args.faults_before_boot and not (args.saved_calibration and specs):
+        raise UsageError("--faults-before-boot needs --saved-calibration and a --fault KIND:N: "
+                         "it moves the faults to before the board's reset")
     flicks = args.flicks if args.flicks is not None else (0 if args.idle else 2000)
     if args.seeds is not None or args.jobs != 1:
         try:
@@ -106,6 +109,7 @@ def cmd_ring(args: argparse.Namespace) -> int:
                              crosstalk=not args.no_crosstalk,
                              exact_calibration=args.exact_calibration, centred=args.centred,
                              signal_k=args.signal_k, saved_calibration=args.saved_calibration,
+                             faults_before_boot=args.faults_before_boot,
                              save_traces=args.save_traces,
                              save_flicks=tuple(args.save_flick or ()),
                              trace_tail_ms=args.trace_tail)
@@ -122,7 +126,8 @@ def cmd_ring(args: argparse.Namespace) -> int:
                    save_traces=args.save_traces, save_flicks=tuple(args.save_flick or ()),
                    trace_tail_ms=args.trace_tail,
                    exact_calibration=args.exact_calibration, centred=args.centred,
-                   signal_k=args.signal_k, saved_calibration=args.saved_calibration)
+                   signal_k=args.signal_k, saved_calibration=args.saved_calibration,
+                   faults_before_boot=args.faults_before_boot)
     _print(res, args.json)
     return 0
 
@@ -283,6 +288,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="after calibrating, reset the board: it boots from the calibration it "
                         "saved (the fit and each sensor's empty ring), as at every later "
                         "session, and learns the rest again in play")
+    r.add_argument("--faults-before-boot", action="store_true",
+                   help="with --saved-calibration: the --fault faults happen while the board "
+                        "is off, between the calibration and the reset (a ring knocked in the "
+                        "cupboard), not after the boot")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_ring)
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")

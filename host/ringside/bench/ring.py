@@ -252,7 +252,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         save_traces: str | None = None, save_flicks: tuple = (), save_limit: int = 20,
         trace_tail_ms: int | None = None, exact_calibration: bool = False,
         centred: bool = False, signal_k: float | None = None,
-        saved_calibration: bool = False) -> dict:
+        saved_calibration: bool = False, faults_before_boot: bool = False) -> dict:
     """fault_specs: [(kind, sensor)], each injected after calibration for the whole run;
     random_faults: a random single fault every ~200 flicks (RANDOM_EVERY), drawn from the
     seed; idle_s: first that long at armed rest (phantoms counted); bus: the simulated
@@ -269,7 +269,14 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
     saved_calibration: after calibrating, the board is reset and boots from the calibration it
     saved, as at every session after the first: the fit and each sensor's empty ring (saved
     with it since stop 41); the rest it learnt while calibrating (the marble's brightness) it
-    learns again in play (docs/simulator.md, "Stop 41")."""
+    learns again in play (docs/simulator.md, "Stop 41").
+
+    faults_before_boot (with saved_calibration): the fault_specs faults happen while the board
+    is off, between the calibration and the reset (a ring knocked in the cupboard), not after
+    the boot: the board's first readings already have them."""
+    if faults_before_boot and not (saved_calibration and calibrate_first and fault_specs):
+        raise ValueError("--faults-before-boot needs --saved-calibration and a --fault: it "
+                         "moves the faults to before the board's reset")
     rng = random.Random(seed)
     if bus is None and (fault_specs or random_faults or idle_s):
         bus = "register"
@@ -315,7 +322,10 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                 exact_done = True
         except CalibrationError as e:
             cal_error = str(e)
+    early = []
     if saved_calibration and calibrate_first:
+        if faults_before_boot:   # the fault strikes while the board is off
+            early = [_Fault(board, kind, i, 0, board.now) for kind, i in fault_specs]
         board.reboot()       # (calibrate() ended with calsave: the board boots with it)
         board.advance(1000)
         if side != board.fw_ring.side_names[0]:
@@ -329,7 +339,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         board.advance(100)
     board.advance(1000)
     sim0 = board.now
-    active = [_Fault(board, kind, i, 0, sim0) for kind, i in fault_specs or ()]
+    active = early or [_Fault(board, kind, i, 0, sim0) for kind, i in fault_specs or ()]
     done_faults: list[_Fault] = []
     frng = random.Random("faults %d" % seed)      # --faults random: its own stream
     next_switch = 0 if random_faults else None
@@ -349,7 +359,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         # the what-ifs too, so that the command given makes the very same feed again
         cmd += "".join(" --%s" % w for w, on in (("exact-calibration", exact_calibration),
                                                   ("centred", centred),
-                                                  ("saved-calibration", saved_calibration)) if on)
+                                                  ("saved-calibration", saved_calibration),
+                                                  ("faults-before-boot", faults_before_boot)) if on)
         if signal_k is not None:
             cmd += " --signal-k %g" % signal_k
         saver = BenchSaver(board, save_traces, side=side, spaces=spaces, limit=save_limit,
@@ -362,7 +373,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                                                + [(str(i), k) for k, i in fault_specs or ()]),
                                "calibration_error": cal_error,
                                "tag": "%s%s%s%s" % (sensor_model, "-tilt" if tilt else "",
-                                                    "-saved" if saved_calibration else "", "".join(
+                                                    ("-saved-off" if faults_before_boot else "-saved")
+                                                    if saved_calibration else "", "".join(
                                    "-%s%d" % (k, i) for k, i in fault_specs or ()))})
         if idle_s:
             saver.idle_start()
@@ -495,6 +507,7 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
         "calibrated_sensors": cal_sensors,
         "calibration_error": cal_error,
         "booted_from_saved_calibration": bool(saved_calibration and calibrate_first),
+        "faults_before_boot": bool(faults_before_boot),
         "flicks": stats["flicks"],
         "seed": seed,
         "tilt_deg": tilt,
