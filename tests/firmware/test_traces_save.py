@@ -164,3 +164,35 @@ def test_the_cli_refuses_a_tail_without_traces(capsys):
     assert main(["bench", "ring", "--flicks", "1", "--trace-tail", "5000"]) == 2
     assert "--trace-tail" in capsys.readouterr().err
     assert main(["bench", "ring", "--flicks", "1", "--save-traces", "x", "--trace-tail", "0"]) == 2
+
+
+def test_a_trace_from_a_board_booted_from_its_saved_calibration_replays_from_its_empty_ring(
+        tmp_path):
+    # the board started from the empty ring saved with its calibration: the trace keeps it,
+    # and the replayed ring.json carries it, so the replay's tracker starts from it too
+    from ringfw import geometry
+    res = ring.run(flicks=1, seed=5, saved_calibration=True, save_traces=str(tmp_path),
+                   save_flicks=(0,))
+    tr = traces.load(res["saved_traces"][0]["file"])
+    cal = tr.head["calibration"]
+    assert len(cal) == 12 and all(len(c) == 3 and len(c[2]) == 4 for c in cal)
+    replayed = geometry.loads(traces.replay_ring(tr))
+    assert [replayed.bg_saved[4 * i:4 * i + 4].tolist() for i in range(12)] == [c[2] for c in cal]
+    assert replayed.bg_saved[0] != -1
+    # a board calibrated just now: the fit alone, and the ring file as it is
+    plain = ring.run(flicks=1, seed=5, save_traces=str(tmp_path / "plain"), save_flicks=(0,))
+    tr2 = traces.load(plain["saved_traces"][0]["file"])
+    assert all(len(c) == 2 for c in tr2.head["calibration"])
+    assert traces.replay_ring(tr2) == traces.ring_bytes(tr2)
+
+
+def test_a_trace_whose_calibration_is_malformed_is_refused(tmp_path):
+    import pytest
+    src = sorted((traces.Path(__file__).parent.parent / "traces").glob("physical-s5-*.jsonl"))[0]
+    lines = src.read_text().split("\n")
+    head = json.loads(lines[0])
+    head["calibration"][3] = [40, 4096, [1, 2, 3]]
+    bad = tmp_path / src.name
+    bad.write_text("\n".join([json.dumps(head)] + lines[1:]))
+    with pytest.raises(traces.TraceError, match="calibration must be one"):
+        traces.load(bad)

@@ -372,6 +372,8 @@ def run(flicks: int = 200, seed: int = 1, tilt: float = 0.0, side: str = "darts"
                                "faults": dict([(str(i), v) for i, v in (faults or {}).items()]
                                                + [(str(i), k) for k, i in fault_specs or ()]),
                                "calibration_error": cal_error,
+                               "booted_from_saved_calibration": bool(saved_calibration
+                                                                     and calibrate_first),
                                "tag": "%s%s%s%s" % (sensor_model, "-tilt" if tilt else "",
                                                     ("-saved-off" if faults_before_boot else "-saved")
                                                     if saved_calibration else "", "".join(

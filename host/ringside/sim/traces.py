@@ -123,6 +123,10 @@ def load(path: str | os.PathLike) -> Trace:
         _fail(path, "status must be ok or open")
     if head["status"] == "open" and "issue" not in head:
         _fail(path, "an open trace names its issue")
+    if not isinstance(head["calibration"], list) or not all(_cal_entry(c) for c in head["calibration"]):
+        _fail(path, "calibration must be one [offset*16, scale*4096] per sensor, with the "
+                    "saved empty ring [range_mm16, signal, valid_signal, valid_share] third "
+                    "where the board booted from it")
     step, t0, t1 = head["step_ms"], head["start_ms"], head["end_ms"]
     if not (isinstance(step, int) and step > 0 and isinstance(t0, int) and isinstance(t1, int)
             and t0 <= head["flick_ms"] <= t1):
@@ -188,17 +192,35 @@ def ring_bytes(tr: Trace) -> bytes:
 RANGE_MODEL = "lens"
 
 
+def _cal_entry(c) -> bool:
+    if not (isinstance(c, list) and len(c) in (2, 3)
+            and all(isinstance(x, int) for x in c[:2])):
+        return False
+    return len(c) == 2 or (isinstance(c[2], list) and len(c[2]) == 4
+                           and all(isinstance(x, int) and x >= 0 for x in c[2]))
+
+
 def replay_ring(tr: Trace) -> bytes:
-    """The ring file as the firmware that recorded the trace read it (see RANGE_MODEL)."""
+    """The ring file as the firmware that recorded the trace read it (see RANGE_MODEL), and
+    as the board booted: a board booted from its saved calibration (stop 42 on: a third item
+    in the head's calibration entries) started from the empty ring saved with it, which the
+    replayed ring.json's per-sensor blocks carry (ringfile reads them as starting values)."""
     data = ring_bytes(tr)
-    if tr.head.get("range_model") == RANGE_MODEL:
+    saved = [c[2] if len(c) > 2 else None for c in tr.head["calibration"]]
+    if tr.head.get("range_model") == RANGE_MODEL and not any(saved):
         return data
     d = json.loads(data)
-    mount = dict(d.get("mount") or {})
-    mount["lens_radius_mm"] = d["track"]["radius_mm"]
-    mount["height_mm"] = d["track"]["marble_diameter_mm"] // 2
-    mount.pop("background_mm", None)
-    d["mount"] = mount
+    if tr.head.get("range_model") != RANGE_MODEL:
+        mount = dict(d.get("mount") or {})
+        mount["lens_radius_mm"] = d["track"]["radius_mm"]
+        mount["height_mm"] = d["track"]["marble_diameter_mm"] // 2
+        mount.pop("background_mm", None)
+        d["mount"] = mount
+    for i, bg in enumerate(saved):
+        if bg:
+            cal = d["sensors"][i].setdefault("calibration", {})
+            cal["background"] = {"range_mm16": bg[0], "signal": bg[1], "valid_signal": bg[2],
+                                 "valid_share": bg[3]}
     return json.dumps(d).encode()
 
 
@@ -816,8 +838,16 @@ class BenchSaver:
         return {"file": "rings/%s" % rp.name, "sha256": sha}
 
     def _calibration(self):
+        # a board booted from its saved calibration also started from the empty ring saved
+        # with it: kept, so that the replay starts from it too (replay_ring)
         r = self.b.fw_ring
-        return [[r.off16[i], r.scale_q12[i]] for i in range(r.sensor_count)]
+        out = []
+        for i in range(r.sensor_count):
+            c = [r.off16[i], r.scale_q12[i]]
+            if self.source.get("booted_from_saved_calibration") and r.bg_saved[4 * i] >= 0:
+                c.append([r.bg_saved[4 * i + k] for k in range(4)])
+            out.append(c)
+        return out
 
     def _finish(self, tr, res, saw, why, k, tried):
         got = verdict(tr, res["frames"])
