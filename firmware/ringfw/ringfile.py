@@ -336,7 +336,8 @@ def apply_calibration(d, ring, which):
 
 def read_calibration(path, ring):
     """Apply the calibration file at path to ring; False if there is none. A file that is
-    there but unusable is a RingError naming it (the board then says so and blinks red)."""
+    there but unusable is a RingError naming it (load then undoes what it read: the board
+    runs on ring.json's starting values and says why)."""
     try:
         f = open(path)
     except OSError:

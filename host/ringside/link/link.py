@@ -559,6 +559,7 @@ class Link:
         sent a whole frame (a board sends a heartbeat every second)."""
         end = time.monotonic() + LISTEN_S
         self.board_fault = None
+        self._console = b""
         while time.monotonic() < end:
             if self.stats["frames"] > heard:
                 return
@@ -566,8 +567,7 @@ class Link:
                 break
             time.sleep(0.02)
         if self.board_fault:
-            raise LinkError("the board on %s is not running the app; it says: %s" % (
-                dev, self.board_fault), why="board_fault")
+            raise self._fault_error(dev)
         raise LinkError("%s answers, but not as a Ringside board (nothing it sent in %.1f s was "
                         "a frame)" % (dev, LISTEN_S))
 
@@ -588,6 +588,7 @@ class Link:
         self._hello = {}
         self._hello_refused = None
         self.board_fault = None
+        self._console = b""
         last = "no answer"
         while time.monotonic() < end:
             try:
@@ -612,8 +613,7 @@ class Link:
             self._identify(hello, dev)
             return
         if self.board_fault:
-            raise LinkError("the board on %s is not running the app; it says: %s" % (
-                dev, self.board_fault), why="board_fault")
+            raise self._fault_error(dev)
         raise LinkError("%s did not answer the hello within %.1f s (%s)" % (
             dev, self.handshake_timeout_s, last))
 
@@ -785,6 +785,10 @@ class Link:
         for p in list(self._pending.values()):
             p.lost = why
             p.done.set()
+
+    def _fault_error(self, dev: str) -> LinkError:
+        return LinkError("the board on %s is not running the app; it says: %s" % (
+            dev, self.board_fault), why="board_fault")
 
     def _tap_console(self, data: bytes) -> None:
         """A board that is not running the app prints why on its console every 2 s
