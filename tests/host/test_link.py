@@ -530,3 +530,7 @@ def test_play_on_a_real_board_says_when_its_calibration_will_let_the_family_down
         assert out == ""
     else:
         assert said in out
+    # a game played off the ring (Doubles, The Circle) uses the board's LEDs only: no word
+    game = SimpleNamespace(capabilities=SimpleNamespace(ring_side=None))
+    cmd_play._open_board(args, game, 1)
+    assert capsys.readouterr().out == ""

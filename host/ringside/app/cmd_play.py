@@ -321,7 +321,7 @@ def _open_board(args, game, seed):
     link = Link(args.port).open()       # None: find a Pico
     from ringside.link.messages import board_calibration
     kept = board_calibration(link.hello)
-    if kept is not None and not kept[0]:
+    if kept is not None and not kept[0] and ring_side:   # a game off the ring uses only the LEDs
         print("the board on %s is %s" % (link.port_name, kept[1].replace("PORT", link.port_name or "PORT")))
     return LinkPort(link, simulated=False), "board", link.close
 
