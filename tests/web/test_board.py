@@ -499,7 +499,8 @@ def test_the_lobby_tells_a_real_boards_calibration_age_and_its_level(board, clie
     def health():
         return c.get("/api/rooms/%s" % d["room"]).json()["health"]
     # the board's hello says it keeps no calibration
-    assert health()["calibration"].startswith("not calibrated: run `ringside calibrate --port")
+    assert health()["calibration"].startswith("not calibrated: run `ringside calibrate --port %s`"
+                                              % room.table.port.link.port_name)
     assert health()["level"] == "level (no swing reported since the board started)"
     uid = room.table.port.link.board_uid
     assert uid

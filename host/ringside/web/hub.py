@@ -816,6 +816,8 @@ def board_health(port: Any, mode: str) -> dict:
     from ringside.link.messages import board_calibration
     cal = calibration_record.last(getattr(link, "board_uid", None))
     kept = board_calibration(hello) if isinstance(hello, dict) else None
+    if kept is not None:
+        kept = (kept[0], kept[1].replace("PORT", getattr(link, "port_name", None) or "PORT"))
     if kept is not None and not kept[0]:
         out["calibration"] = kept[1]            # what the board says outranks this computer's
     elif cal is not None:
