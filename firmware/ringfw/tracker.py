@@ -104,7 +104,9 @@ _ROLL_SPREAD = const(6000) # cd: rests of self-started rolls this close agree on
 _HALF = const(18000)       # cd: the friction bands round the low and the high point are alike
 _LEVEL_SPAN = const(6000)  # cd: rests that held spread this far (folded mod 180 deg): tilt < 0.8 deg
 _STABLE_M = const(30)      # cd: how far inside the span of known rests counts as known to hold
+_STABLE_HM = const(200)    # cd: ... round the high point, whose band's outer edge is unstable
 _HOLD_MS = const(8000)     # on a tilted ring a rest not known to hold is watched this much longer
+_HOLD_LOW_MS = const(3000)  # ... or this, round the low point (a creep there stops by itself)
 _DRIFT_T = const(20)       # cd: a watched rest that moved this much between looks is creeping
 _CONFIRM_MS = const(250)   # a rest that lasted this long before a flick took it away held
 _ROLLING_V = const(5000)   # cd/s: a track this fast is rolling, not still
@@ -123,6 +125,7 @@ _NZ_CAP = const(128)       # one reading counts at most 8 sigma
 _NZ_FAULT = const(40)      # score (1/16 sigma) above which a sensor is noisy (healthy: <= 23 seen)
 _NZ_MIN_N = const(24)      # readings of a resting marble before the score says anything
 _NZ_SEED = const(2)        # a sensor's first two readings at a rest find its own offset there
+_NZ_PAIR_MS = const(400)   # ... if no further apart than this
 _NF_FAULT = const(176)     # share (/256) of readings off the rest band that makes it noisy
 _NF_SOLO = const(96)       # ... above which a sensor may not start a flick alone
 _SOLO_N = const(8)         # ... and before one sensor alone may start a flick
@@ -183,6 +186,7 @@ class Tracker:
         self.cand = -1
         self.cand_t = 0
         self.cand_n = 0
+        self.cand_k = -1
         self.dev = 0
         self.dev_k = -1                           # the chain's last reading's brightness (rk)
         self.dev_seen = now                       # ... and when the rest was seen as it began
@@ -390,7 +394,7 @@ class Tracker:
         # 27 s, its signal steady at 185 +- 3: noisy:2, seed 2, flick 36. A signal that
         # never moved says nothing: the ideal model's is one value everywhere)
         if (st == _REST or (st != _NONE and (-_NOISE_V < self.vel < _NOISE_V or (
-                self.sg_way and tdiff(now, self.sg_cut) > _SG_STEADY)))) and self._noise(i, ang):
+                self.sg_way and tdiff(now, self.sg_cut) > _SG_STEADY)))) and self._noise(now, i, ang):
             return
         if self.in_blind_since >= 0 and (st == _MOVING or st == _SETTLING):
             if not self._from_blind(now, ang):
@@ -905,6 +909,7 @@ class Tracker:
             self.cand = self.fg_m
             self.cand_t = now
             self.cand_n = 2
+            self.cand_k = -1
             return self.fg_m
         if i != self.fg_i and self.fg_i >= 0 and tdiff(now, self.fg_t) < _FG_GAP:
             return ang    # another sensor's run goes on
@@ -921,12 +926,23 @@ class Tracker:
         s0 = ang
         if self.cand >= 0 and tdiff(now, self.cand_t) < 200 and abs(sdiff(ang, self.cand)) < 300:
             self.cand_n += 1
+            if self.rk > self.cand_k:
+                self.cand_k = self.rk
             if self.cand_n < 3:
                 return
         else:
+            if self.cand >= 0 and tdiff(now, self.cand_t) < 200 and 0 <= self.rk \
+                    and self.rk * _DIM_K < self.cand_k:
+                # Far dimmer than the young candidate elsewhere: keep that one. (A sensor
+                # knocked while the board was off sees the floor in its window, a steady
+                # return at 1.1 MCPS, and the marble at rest elsewhere returns 16: the two
+                # alternated and reset the candidate 317 times in 9 s, and the floor was then
+                # taken for the marble - misaimed:2, seed 3, faults before the boot.)
+                return
             self.cand = ang
             self.cand_t = now
             self.cand_n = 1
+            self.cand_k = self.rk
             if not self.armed or (self.blind_a < 0 and not self.empty):
                 return
             # A flick is due from a blind arc: the marble leaving it fast is read by one
@@ -1733,12 +1749,13 @@ class Tracker:
         # few readings measure their own spread poorly: widen like Student's t would
         se = (isqrt(var // n) + 1) * (n + 3) // n
         x = m + mean
-        if self.flicked and self.tilted and not self._stable(x):
+        hm = self._hold_ms(x) if self.flicked and self.tilted else 0
+        if hm:
             # Not known to hold here: it may have turned back just outside a friction
             # band, where it creeps off so slowly (an unstable balance: the distance grows
             # like exp(t / 2.1 s) at 1 degree) that a 2 s window sees nothing. Look again
             # much later: it must not have moved.
-            if self.hold_t >= 0 and tdiff(now, self.hold_t) < _HOLD_MS:
+            if self.hold_t >= 0 and tdiff(now, self.hold_t) < hm:
                 return
             if self.hold_t < 0 or abs(x - self.hold_x) > _DRIFT_T + 2 * se:
                 self.hold_t = now   # (again: it moved since the first look)
@@ -2019,12 +2036,24 @@ class Tracker:
             self.tilted = False
             self.roll_n = 0
 
-    def _stable(self, x):
-        """Is x (cd) inside the span of rests that held (so the marble cannot creep off)?"""
+    def _hold_ms(self, x):
+        """How much longer (ms) a rest at x (cd) must be watched before it is a landing:
+        0 inside the span of rests that held (so the marble cannot creep off)."""
         if self.stab_n < 2:
-            return False
+            return _HOLD_MS
+        low = -9000 < sdiff(wrap(x), self.low) < 9000
+        # The span's edges and this rest are both measured: a faint reading at a window's
+        # far end reads a degree short, a rest that held half a degree long (tilt seed 3:
+        # a turn 0.25 deg outside the band round the high point, read 1.4 deg inside the
+        # span, was taken for a rest, and the marble crept off and rolled back 140 deg).
+        m = _STABLE_M if low else _STABLE_HM
         d = (wrap(x) % _HALF - self.stab_ref + 9000) % _HALF - 9000
-        return self.stab_lo + _STABLE_M <= d <= self.stab_hi - _STABLE_M
+        if self.stab_lo + m <= d <= self.stab_hi - m:
+            return 0
+        # Round the high point a turn just outside the band creeps off, away from it, the
+        # slower the nearer it was; round the low point it creeps back in and stops, having
+        # moved about twice as far as it was outside: a shorter look shows that.
+        return _HOLD_LOW_MS if low else _HOLD_MS
 
     def _tilt_seen(self):
         # the ring swings: rests seen before it was tilted say nothing any more
@@ -2527,7 +2556,7 @@ class Tracker:
         elif not -2 * _FOLLOW_T < d < 2 * _FOLLOW_T:
             self.fol_n[i] = 0         # it disagrees with the marble: start again
 
-    def _noise(self, i, ang):
+    def _noise(self, now, i, ang):
         """Score how sensor i's readings of a resting (or hardly moving) marble scatter,
         after its own offset from the rest point (which calibration may leave, or a board
         not yet calibrated has): how often they fall outside the rest band at all (a healthy
@@ -2544,6 +2573,7 @@ class Tracker:
             self.nz_rest[i] = key
             self.nz_m[i] = d
             self.nz_k[i] = 1
+            self.nz_t[i] = now & 0xFFFF
             return False
         lim = 3 * self.rsig
         if lim < _MOVE_T:
@@ -2554,13 +2584,20 @@ class Tracker:
             # Its first readings there find the offset: two that agree are averaged; of two
             # that do not, the one nearer the rest point is kept (the first may be a stray
             # of the marble being set down: a healthy sensor held to a 30 deg stray saw
-            # every later reading off the band, and was flagged noisy)
-            self.nz_k[i] += 1
+            # every later reading off the band, and was flagged noisy). Two readings far
+            # apart in time are not a pair: start again from the later (two faint readings
+            # 8 and 37 deg off a track that hardly moved, 1.1 s apart, held a healthy
+            # sensor to 8 deg, and it was flagged noisy: tilt seed 10, flick 75).
             m = self.nz_m[i]
-            if -lim < d - m < lim:
-                self.nz_m[i] = (m + d) // 2
-            elif (d if d >= 0 else -d) < (m if m >= 0 else -m):
+            if (now - self.nz_t[i]) & 0xFFFF > _NZ_PAIR_MS:
                 self.nz_m[i] = d
+            else:
+                self.nz_k[i] += 1
+                if -lim < d - m < lim:
+                    self.nz_m[i] = (m + d) // 2
+                elif (d if d >= 0 else -d) < (m if m >= 0 else -m):
+                    self.nz_m[i] = d
+            self.nz_t[i] = now & 0xFFFF
             return False
         e = d - self.nz_m[i]
         far = 256 if (e >= lim or e <= -lim) else 0

@@ -47,6 +47,7 @@ def tracker(self, ring):
     self.nz_m = filled("i", n)                # the sensor's own mean offset from the rest
     self.nz_rest = filled("i", n, -1)         # the rest point that mean belongs to
     self.nz_k = bytearray(n)                  # readings of it taken at that rest point
+    self.nz_t = filled("H", n)                # ... and when the last (ms, low 16 bits)
     self.dev_m = 0                            # sensors in the chain of readings off the rest
     self.degraded = False
     self.revise = -1                          # space of a landing the marble may move on from

@@ -965,3 +965,59 @@ def test_with_a_signal_that_never_scatters_brightness_says_nothing():
     assert tr.k_var < T._K_LIVE
     tr2, t2 = resting(190.0, random.Random(4), scatter=True)
     assert tr2.k_var >= T._K_LIVE
+
+
+def _creep_with_two_early_strays(seed):
+    """A flick from 150 deg ends in a long slow creep (0.5 deg/s for 9 s, 120.5 down to 116
+    deg: a track that hardly moves) where sensor 2's window ends and sensor 3's begins.
+    Sensor 3 reads the marble all along; sensor 2 reads nothing until two faint strays early
+    in the creep, 8 and 29 deg short of the marble and 1.1 s apart, then nothing again, and
+    from 6.5 s on it reads the marble as it should.
+    Returns the tracker at the creep's end."""
+    tr, t, rnd = armed_at(150.0, seed)
+    strays = {}
+
+    def round_at(t, at, s2):
+        seen = dict(seen_by(at))
+        for i in range(RING.sensor_count):
+            if i == 2 and i in seen and s2 is not None:
+                if s2:         # a faint stray
+                    tr.feed(t, i, dict(seen_by(at - s2))[2], hal.STATUS_VALID, 150 + rnd.randint(-3, 3))
+                else:
+                    tr.feed(t, i, seen[2] + rnd.choice((-1, 0, 0, 1)), hal.STATUS_VALID,
+                            MARBLE + rnd.randint(-12, 12))
+            elif i in seen and i != 2:
+                tr.feed(t, i, seen[i] + rnd.choice((-1, 0, 0, 1)), hal.STATUS_VALID,
+                        MARBLE + rnd.randint(-12, 12))
+            else:
+                tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+        tr.tick(t)
+
+    t0 = t
+    while t < t0 + 1500:                  # 150 -> 120.5, slowing
+        t += 34
+        u = (t - t0) / 1500.0
+        round_at(t, 150.0 - 29.5 * (1 - (1 - u) ** 2), None)
+    t0 = t
+    strays[t0 + 204] = 8.0
+    strays[t0 + 1326] = 29.0
+    while t < t0 + 9000:
+        t += 34
+        s2 = strays.get(t)
+        round_at(t, 120.5 - 0.5 * (t - t0) / 1000.0, s2 if s2 else (0 if t - t0 >= 6500 else None))
+    return tr
+
+
+def test_two_strays_far_apart_in_time_do_not_set_a_healthy_sensor_s_offset():
+    # (tilt seed 10, flick 75: two faint strays of sensor 1, 8 and 37 deg off a track that
+    # hardly moved, 1.1 s apart, were taken as its offset; every later reading of the marble
+    # then fell off the band, it was flagged noisy, and a landing in its window went blind)
+    for seed in (1, 2, 3):
+        tr = _creep_with_two_early_strays(seed)
+        assert tr.state != T._NONE and not tr.faulty[2], (seed, list(tr.why))
+
+
+def test_without_the_pair_s_time_limit_the_strays_make_it_noisy(monkeypatch):
+    monkeypatch.setattr(T, "_NZ_PAIR_MS", 1 << 20)
+    tr = _creep_with_two_early_strays(1)
+    assert tr.faulty[2] and tr.why[2] == T.FAULT_NOISY
