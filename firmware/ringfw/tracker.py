@@ -1444,6 +1444,13 @@ class Tracker:
         v = (x - self.miss_x0) * 1000 // span if span > 0 else 0
         vb = self._step_v(x, t)
         if (v > 0 > vb and v > -vb) or (v < 0 < vb and -v > vb):
+            if -_FOCUS_V < self.vel < _FOCUS_V and (vb > 0) != (x > self.pos):
+                # ... but a marble that was (nearly) still is going away from where it
+                # was: a last step back towards that is a stray's, in the chain's middle (a
+                # marble flicked from 90 deg, read at 109, 124 (a far-end reading) and 122:
+                # taken at -31 deg/s, the track run back into dead sensor 2's arc, and
+                # landed blind there while it rolled on to 174: dead:2, seed 3, flick 750)
+                return v
             return vb
         return v
 
