@@ -8,7 +8,8 @@ still window: the readings of the last still_ms neither trend nor curve (a marbl
 turning point of a swing on a tilted ring is almost still, but curves). Until rests that
 held all round the ring have shown it level, the window is the long one; on a ring seen to
 be tilted, a rest outside the span of rests that held (folded mod 180 deg) is watched
-8 s longer, since just outside a friction band a turning marble creeps off very slowly.
+longer (8 s round the high point, where just outside a friction band a turning marble creeps
+off very slowly, and 3 s round the low point, where it creeps back in and stops).
 Everything is integer and preallocated: feed() allocates nothing.
 
 Events are queued in fixed slots (kind + 6 ints) for the controller to send.
@@ -1444,9 +1445,9 @@ class Tracker:
         v = (x - self.miss_x0) * 1000 // span if span > 0 else 0
         vb = self._step_v(x, t)
         if (v > 0 > vb and v > -vb) or (v < 0 < vb and -v > vb):
-            if -_FOCUS_V < self.vel < _FOCUS_V and (vb > 0) != (x > self.pos):
-                # ... but a marble that was (nearly) still is going away from where it
-                # was: a last step back towards that is a stray's, in the chain's middle (a
+            if self.state != _NONE and -_FOCUS_V < self.vel < _FOCUS_V and (vb > 0) != (x > self.pos):
+                # ... but a tracked marble that was (nearly) still is going away from where
+                # it was: a last step back towards that is a stray's, in the chain's middle (a
                 # marble flicked from 90 deg, read at 109, 124 (a far-end reading) and 122:
                 # taken at -31 deg/s, the track run back into dead sensor 2's arc, and
                 # landed blind there while it rolled on to 174: dead:2, seed 3, flick 750)
