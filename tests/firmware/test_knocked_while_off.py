@@ -29,3 +29,26 @@ def test_without_the_brightness_rules_the_knocked_floor_is_taken_for_the_marble(
     monkeypatch.setattr(T, "_DIM_K", 1 << 30)
     res = _knocked_while_off()
     assert res["misreported"] > 0 or res["no_verdict"] > 0
+
+
+def _lifted_at_once():
+    # misaimed:5, seed 1: at the boot the marble lies in sensor 9's window; it is lifted and
+    # set down elsewhere (flick 0) before it has rested 8 times, while knocked sensor 5 sees
+    # the floor 130 deg away at 40-90x less than the marble's signal x range^2
+    return bench.run(flicks=2, seed=1, fault_specs=[("misaimed", 5)],
+                     saved_calibration=True, faults_before_boot=True)
+
+
+def test_the_marble_lifted_at_once_after_the_boot_is_not_followed_onto_the_knocked_floor():
+    res = _lifted_at_once()
+    assert res["misreported"] == 0 and res["false_off_ring"] == 0 and res["no_verdict"] == 0, res
+    assert res["accuracy"] == 1.0, res["wrong_landings"]
+
+
+def test_without_the_dim_chain_rule_the_lift_lands_on_the_floor(monkeypatch):
+    # (stop 43: the floor's readings, unbroken once the rest's were gone, made a chain off
+    # the rest; the lift became a flick that landed on the floor, space 15 for space 7)
+    monkeypatch.setattr(T.Tracker, "_dim_chain", lambda self: False)
+    res = _lifted_at_once()
+    assert res["misreported"] == 1, res["wrong_landings"]
+    assert res["wrong_landings"][0]["reported"] == "15" and res["wrong_landings"][0]["true"] == "7"

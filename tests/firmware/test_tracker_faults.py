@@ -15,14 +15,15 @@ S = 5             # the sensor at 165 degrees (window 173-211)
 
 
 def feed_round(tr, t, marble_deg, rnd, s_wall=False, s_silent=False, s_floor=False,
-               s_bright=False, scatter=False):
+               s_bright=False, scatter=False, bg=None):
     """One schedule round, every sensor once: the marble at marble_deg (None: nowhere) as
     the sensors that see it read it; sensor S, knocked off its aim, sees the wall (a faint
     return at 60 mm, +-10 mm, valid 60 % of the time), or the floor and wall in a faint
     scatter (s_floor: 35-95 mm, valid 85 % of the time), or the floor near, brightly (s_bright:
     35-62 mm at 1.5 MCPS, every time: a twentieth of the marble's signal x range^2), or
     says nothing (s_silent). scatter: the marble's signal rate scatters by 1 %, as a real
-    sensor's does (without it, one value everywhere, as the ideal model's)."""
+    sensor's does (without it, one value everywhere, as the ideal model's). bg: what the
+    empty cones' signal fails return, a function of rnd (default DIM, always the same)."""
     seen = dict(seen_by(marble_deg % 360.0)) if marble_deg is not None else {}
     for i in range(RING.sensor_count):
         if i == S and s_silent:
@@ -43,7 +44,8 @@ def feed_round(tr, t, marble_deg, rnd, s_wall=False, s_silent=False, s_floor=Fal
             tr.feed(t, i, seen[i] + rnd.choice((-1, 0, 0, 1)), hal.STATUS_VALID,
                     MARBLE + rnd.randint(-12, 12) if scatter else MARBLE)
         else:
-            tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+            tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL,
+                    DIM if bg is None else bg(rnd))
 
 
 def rest(tr, t, ms, at, rnd, **kw):
@@ -965,6 +967,19 @@ def test_with_a_signal_that_never_scatters_brightness_says_nothing():
     assert tr.k_var < T._K_LIVE
     tr2, t2 = resting(190.0, random.Random(4), scatter=True)
     assert tr2.k_var >= T._K_LIVE
+
+
+def test_an_empty_ring_whose_signal_scatters_says_brightness_counts_before_the_marble_does():
+    # A real sensor's rate of its empty cone scatters too (shot noise): that says the signal
+    # is real at every boot, before the marble has rested 8 times (knocked while off, the
+    # marble lifted and set down at once: misaimed:5, seed 1, flick 0). Here the marble's own
+    # rate never scatters, so the empty ring alone must make the rules live.
+    tr, _ = resting(190.0, random.Random(4), bg=lambda r: DIM + r.randint(-1, 1))
+    assert tr.k_var >= T._K_LIVE
+    # The ideal model's empty cone: the no-target codes at 0 MCPS and a rare garbage reading
+    # at one fixed rate. Rates that jump between two values are no shot noise.
+    tr2, _ = resting(190.0, random.Random(4), bg=lambda r: 128 if r.random() < 0.05 else 0)
+    assert tr2.k_var < T._K_LIVE
 
 
 def _creep_with_two_early_strays(seed):
