@@ -190,7 +190,6 @@ class Tracker:
         self.cand_k = -1
         self.dev = 0
         self.dev_k = -1                           # the chain's last reading's brightness (rk)
-        self.dev_kx = -1                          # ... its brightest (-1: one had no signal)
         self.dev_seen = now                       # ... and when the rest was seen as it began
         self.dev_n = 0
         self.dev_t = now
@@ -223,6 +222,8 @@ class Tracker:
         self.mb_t = now
         self.mb_x0 = 0
         self.mb_t0 = now
+        self.miss_kx = -1      # the chains' brightest readings (rk; -1: one had no signal)
+        self.mb_kx = -1
         self.sm = 0
         self.seen = 0
         self.ext_t = now
@@ -522,17 +523,18 @@ class Tracker:
                 learn = False              # min-range, sigma fails: something close, not the ring
             elif sig > 4 * _BG_SIG_MIN:
                 learn = False
+        if n and self.k_var < 16:
+            b = self.bg_sig[i]
+            if sig != b and 4 * (sig - b if sig > b else b - sig) < b:
+                # A rate near the empty ring's that is not the same (a signal fail's too)
+                # scatters a little as a real sensor's does (shot noise), never the ideal
+                # model's: the signal says how bright things are, and says it within a
+                # round of every boot, before the marble has rested 8 times, or at all
+                # (knocked while off, the marble lifted and set down: misaimed:5, seed 1,
+                # flick 0). (Whether or not it is learnt: at boot nothing is.)
+                self.k_var += 1
         if learn:
             v = 255 if valid else 0
-            if n and self.k_var < 16:
-                b = self.bg_sig[i]
-                if sig != b and 4 * (sig - b if sig > b else b - sig) < b:
-                    # The empty ring's rate (a signal fail's too) scatters a little on a real
-                    # sensor (shot noise), never on the ideal model: the signal says how
-                    # bright things are, and says it soon after every boot, before the marble
-                    # has rested 8 times (knocked while off, the marble lifted and set down:
-                    # misaimed:5, seed 1, flick 0)
-                    self.k_var += 1
             if n < _BG_WARM:
                 n += 1
                 self.bg_n[i] = n
@@ -781,7 +783,7 @@ class Tracker:
                 self.cand = -1
         elif st == _REST:
             if tdiff(now, self.t_seen) > _LOST_MS and self.cover[wrap(self.rest) // 100]:
-                if self.dev_n >= 2 and tdiff(now, self.dev_t) < _LOST_MS and not self._dim_chain():
+                if self.dev_n >= 2 and tdiff(now, self.dev_t) < _LOST_MS:
                     # Gone from the rest point, but readings elsewhere keep agreeing that
                     # it moved that way: it is rolling where fewer sensors see it (a chain
                     # that never reached three), not off the ring. Follow it from there.
@@ -980,6 +982,11 @@ class Tracker:
             # best: there, not at its last)
             s0 = self.miss_x0 if self.empty else x
         self.state = _SETTLING
+        if self.k_rest <= 0 and self.cand_k > 0:
+            # the marble's brightness until it rests: that of the readings that found it (at
+            # a boot, lifted before it had rested, the knocked floor it was set down far
+            # from was taken for it: misaimed:2, seed 3, flick 0, knocked while off)
+            self.k_rest = self.cand_k
         self.empty = False
         self.sg_way = 0
         self.pend = False
@@ -1082,8 +1089,6 @@ class Tracker:
             self.dev_m |= 1 << i
             self.dev = d
             self.dev_k = self.rk
-            if self.dev_kx >= 0 and (self.rk < 0 or self.rk > self.dev_kx):
-                self.dev_kx = self.rk
             self.dev_t = now
             self.dev_i = i
             if self.dev_n >= 3:
@@ -1123,8 +1128,6 @@ class Tracker:
                     and ad >= a0 - 100 and ad - a0 <= 300 + tdiff(now, self.dev0_t) * 60):
                 self.dev = d
                 self.dev_k = self.rk
-                if self.dev_kx >= 0 and (self.rk < 0 or self.rk > self.dev_kx):
-                    self.dev_kx = self.rk
                 self.dev_t = now
                 self.dev_i = i
                 self.dev_m = 1 << i
@@ -1150,7 +1153,6 @@ class Tracker:
             self.rv_n = 0
             self.dev = d
             self.dev_k = self.rk
-            self.dev_kx = self.rk
             self.dev_seen = self.t_seen
             self.dev0 = d
             self.dev0_t = now
@@ -1169,7 +1171,6 @@ class Tracker:
         self.dev_m = m
         self.dev = d
         self.dev_k = self.rk
-        self.dev_kx = -1     # (the readings kept aside: their brightness was not kept)
         self.dev_t = now
         self.dev_i = i
         self.rv_n = 0
@@ -1178,8 +1179,6 @@ class Tracker:
     def _start_moving(self, now, d, sure=False):
         if not sure and not self._corroborated():
             return   # one sensor alone, and one not known to be quiet: not yet a flick
-        if not sure and self._dim_chain():
-            return
         self._moving_on(now, d)
         self.still_since = -1
         self.first_still = -1
@@ -1284,7 +1283,6 @@ class Tracker:
                     self.dev = d
                     self.dev_t = now
                 self.dev_m |= 1 << i
-                self.dev_kx = -1     # (a near failure: the marble, close and bright)
                 if self.dev_n >= 3:
                     self._start_moving(now, self.dev)
             elif (self.armed and not fresh and tdiff(now, self.t_seen) > _LOST_MS // 2
@@ -1299,7 +1297,6 @@ class Tracker:
                 self.dev = d
                 self.dev0 = d
                 self.dev_k = -1
-                self.dev_kx = -1
                 self.dev_seen = self.t_seen
                 self.dev0_t = now
                 self.dev_n = 1
@@ -1414,10 +1411,13 @@ class Tracker:
             if g < _CHAIN_MS and abs(x - self.mb_x) < abs(x - self.miss_x) \
                     and -300 - g * 60 < x - self.mb_x < 300 + g * 60:
                 ok = False
+        k = self.rk
         if ok:
             self.miss_n += 1
             self.miss_xp = self.miss_x
             self.miss_tp = self.miss_t
+            if self.miss_kx >= 0 and (k < 0 or k > self.miss_kx):
+                self.miss_kx = k
         else:
             # One stray reading between two of the marble's must not cost the chain: the
             # chain it displaces is kept, and a reading that agrees with that one takes it
@@ -1433,6 +1433,10 @@ class Tracker:
                 t0 = self.mb_t0
                 self.miss_xp = self.mb_x
                 self.miss_tp = self.mb_t
+                if self.mb_kx < 0 or k < 0:
+                    k = -1
+                elif self.mb_kx > k:
+                    k = self.mb_kx
             else:
                 n = 1
                 x0 = x
@@ -1444,6 +1448,8 @@ class Tracker:
             self.mb_t = self.miss_t
             self.mb_x0 = self.miss_x0
             self.mb_t0 = self.miss_t0
+            self.mb_kx = self.miss_kx
+            self.miss_kx = k
             self.miss_n = n
             self.miss_x0 = x0
             self.miss_t0 = t0
@@ -1556,6 +1562,14 @@ class Tracker:
                 # 53 deg ahead of it, the marble at a sensor's lens, then a stray between:
                 # -334 then +245 deg/s, taken at -97 deg/s, and the track run back into
                 # stuck sensor 2's arc as the marble rolled on; stuck:2, seed 1, flick 400.)
+                self.nonsense[i] += 1
+                return
+            if self._dimmer(self.miss_kx):
+                # every reading of the chain far dimmer than the marble: not it (a knocked
+                # sensor's floor, 140 deg from a marble settling after a boot, lifted off
+                # before it rested: three readings of the floor took the track there, and the
+                # marble set down elsewhere was reported on the floor; misaimed:2, seed 3,
+                # flick 0, knocked while off)
                 self.nonsense[i] += 1
                 return
             self._jump(now, x, self._chain_v(x, now))
@@ -2778,14 +2792,12 @@ class Tracker:
                 k += 1
         return k
 
-    def _dim_chain(self):
-        """Is every reading of the chain off the rest far dimmer (_DIM_K) than the marble at
-        rest? Then it is not the marble leaving: a flick's chain has one within 2x of it
-        (their dimmest, within 11x: level bench, seed 1). A knocked sensor's floor 130 deg
-        away, 40-90x dimmer, made a chain; the marble lifted off its rest left it unbroken,
-        and the lift became a flick that landed on the floor (misaimed:5, seed 1, flick 0,
-        knocked while off)."""
-        return self.k_var >= _K_LIVE and 0 <= self.dev_kx and self.dev_kx * _DIM_K < self.k_rest
+    def _dimmer(self, k):
+        """Is a chain whose brightest reading is k (signal x range^2; -1: one had no signal)
+        far dimmer (_DIM_K) than the marble? Then it is not the marble: a chain of readings
+        of a marble has one within 2x of its brightness at rest (their dimmest, within 11x:
+        a flick's first chain, level bench, seed 1)."""
+        return self.k_var >= _K_LIVE and 0 <= k and k * _DIM_K < self.k_rest
 
     def _left_others(self):
         """Has the marble left the rest point in the eyes of a sensor other than the one

@@ -45,10 +45,10 @@ def test_the_marble_lifted_at_once_after_the_boot_is_not_followed_onto_the_knock
     assert res["accuracy"] == 1.0, res["wrong_landings"]
 
 
-def test_without_the_dim_chain_rule_the_lift_lands_on_the_floor(monkeypatch):
+def test_without_the_brightness_rules_the_lift_lands_on_the_floor(monkeypatch):
     # (stop 43: the floor's readings, unbroken once the rest's were gone, made a chain off
     # the rest; the lift became a flick that landed on the floor, space 15 for space 7)
-    monkeypatch.setattr(T.Tracker, "_dim_chain", lambda self: False)
+    monkeypatch.setattr(T, "_DIM_K", 1 << 30)
     res = _lifted_at_once()
     assert res["misreported"] == 1, res["wrong_landings"]
     assert res["wrong_landings"][0]["reported"] == "15" and res["wrong_landings"][0]["true"] == "7"
