@@ -198,6 +198,7 @@ class Tracker:
         self.dev0_t = now
         self.devp = 0                             # the chain's reading before its last
         self.k_rest = -1                          # the resting marble's brightness (_at_rest)
+        self.rest_m = 0                           # the sensors that saw it at this rest
         self.devp_t = now
         self.wn = 0
         self.turns = 0
@@ -982,6 +983,7 @@ class Tracker:
             # best: there, not at its last)
             s0 = self.miss_x0 if self.empty else x
         self.state = _SETTLING
+        self.rest_m = 0
         if self.k_rest <= 0 and self.cand_k > 0:
             # the marble's brightness until it rests: that of the readings that found it (at
             # a boot, lifted before it had rested, the knocked floor it was set down far
@@ -1025,6 +1027,7 @@ class Tracker:
                 # after the marble had gone: misaimed:2, datasheet's signal constant)
                 return
             self.t_seen = now
+            self.rest_m |= 1 << i
             if self.rk > 0:
                 self.k_rest = self.rk if self.k_rest <= 0 else self.k_rest + ((self.rk - self.k_rest) >> 2)
                 # Does the signal say how bright things are? A real sensor's rate of a marble
@@ -1180,6 +1183,7 @@ class Tracker:
         if not sure and not self._corroborated():
             return   # one sensor alone, and one not known to be quiet: not yet a flick
         self._moving_on(now, d)
+        self.rest_m = 0
         self.still_since = -1
         self.first_still = -1
         self.hold_t = -1
@@ -2801,16 +2805,17 @@ class Tracker:
 
     def _left_others(self):
         """Has the marble left the rest point in the eyes of a sensor other than the one
-        of the chain off it? A healthy one whose window holds the rest point and whose last
-        readings (_LEFT_N in a row) saw no marble at all: its absence is evidence the chain's
-        own sensor cannot give (a noisy sensor alone at a rest point is no witness)."""
+        of the chain off it? A healthy one whose window holds the rest point, or that saw the
+        marble at this rest (a sliver of it past its window's end), and whose last readings
+        (_LEFT_N in a row) saw no marble at all: its absence is evidence the chain's own
+        sensor cannot give (a noisy sensor alone at a rest point is no witness)."""
         r = self.ring
         a = wrap(self.rest)
         for j in range(self.n):
             if j == self.dev_i or self.faulty[j] or self.miss[j] < _LEFT_N:
                 continue
             off = ((a - r.sensor_angle[j]) * r.sensor_dir[j]) % FULL_TURN
-            if r.view_min[j] <= off <= r.view_max[j]:
+            if r.view_min[j] <= off <= r.view_max[j] or self.rest_m >> j & 1:
                 return True
         return False
 
@@ -2824,8 +2829,15 @@ class Tracker:
         i = self.dev_i
         # (its share off the band as it was before this chain: the readings of a marble
         # leaving are off the band too, and counted, a solo witness could never start a flick)
-        return (0 <= i < self.n and self.nz_n[i] >= _SOLO_N
-                and self.nz[i] <= _NZ_FAULT and self.nf_q[i] <= _NF_SOLO)
+        if (0 <= i < self.n and self.nz_n[i] >= _SOLO_N
+                and self.nz[i] <= _NZ_FAULT and self.nf_q[i] <= _NF_SOLO):
+            return True
+        # ... or one that another sensor, which saw the marble here, no longer sees: it has
+        # left (a marble set down just past sensor 1's window, where knocked sensor 2 saw the
+        # floor, was flicked into sensor 3's: its chain alone, never seen quiet, started no
+        # flick, the rest held, and sensor 3 was flagged for contradicting it; misaimed:2,
+        # seed 2, flick 6, knocked while off)
+        return self._left_others()
 
     def _recompute_cover(self):
         cov = self.cover
