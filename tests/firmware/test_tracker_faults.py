@@ -1041,9 +1041,8 @@ def test_without_the_pair_s_time_limit_the_strays_make_it_noisy(monkeypatch):
 def _lifted_after_a_boot(seed, found_ms):
     # A board that has just booted from its saved calibration (each empty cone's signal
     # fail known): the marble is found at 250 deg and lifted off found_ms later (before it
-    # has rested, or after),
-    # while knocked sensor S sees the floor brightly (a twentieth of the marble's signal x
-    # range^2); 600 ms later (the bench's lift) it is set down at 100 deg.
+    # has rested, or after), while knocked sensor S sees the floor brightly (a twentieth of
+    # the marble's signal x range^2); 600 ms later (the bench's lift) it is set down at 100.
     rnd = random.Random(seed)
     tr = started()
     for i in range(RING.sensor_count):
