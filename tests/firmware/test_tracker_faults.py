@@ -1068,3 +1068,48 @@ def test_a_marble_lifted_before_it_rested_is_not_followed_onto_a_knocked_floor()
         assert not [a for a in said if 17000 <= a <= 21500], (seed, found_ms, evs)
         assert tr.state == T._REST and abs(geometry.sdiff(geometry.wrap(tr.rest), 10000)) < 150, \
             (seed, found_ms, tr.state, tr.rest, evs)
+
+
+def _ahead_then_stray(stray_sig, seed=1):
+    """A marble flicked from 100 degrees at 120 deg/s; at 161 it stops dead, where the track
+    has run 20 degrees ahead of it (set so: on the board, a slowing marble read only by one
+    window's far end). Two readings of the marble off the track start a chain; then sensor 3
+    reads 50 mm (about 118 degrees, 42 back) at stray_sig. Returns (tracker, track before
+    the stray, track after it, the marble's angle), the tracks as (pos, vel) in cd."""
+    rnd = random.Random(seed)
+    tr, t = resting(100.0, rnd, scatter=True)
+    events(tr)
+    tr.arm()
+    a = 100.0
+    for _ in range(15):
+        t += 34
+        a += 120 * 0.034
+        feed_round(tr, t, a, rnd, scatter=True)
+        tr.tick(t)
+    assert tr.state != T._REST and tr.vel > 10000 and tr.k_var >= T._K_LIVE
+    tr.pos += 2000
+    tr.sm += 2000
+    for _ in range(2):
+        t += 34
+        feed_round(tr, t, a, rnd, scatter=True)
+        tr.tick(t)
+    assert tr.miss_n == 2                  # the marble's two readings, off the track
+    before = (tr.pos, tr.vel)
+    t += 68
+    tr.feed(t, 3, 50, hal.STATUS_VALID, stray_sig)
+    tr.tick(t)
+    return tr, before, (tr.pos, tr.vel), a
+
+
+def test_a_far_dimmer_stray_does_not_complete_a_chain_of_the_marble_s_readings():
+    # As in stuck:2 seed 1 flick 444: a stray of sensor 3 (42 mm at 1.0 MCPS, a thirtieth of
+    # the marble's signal x range^2) 30 deg behind two readings of a marble the track had run
+    # ahead of completed their chain: a jump at -220 deg/s, and the track ran back into stuck
+    # sensor 2's arc while the marble rolled on. Here the stray (128: 1 MCPS at 50 mm) is 22
+    # times dimmer than the marble: the track stays
+    _, before, after, _ = _ahead_then_stray(128)
+    assert after == before
+    # ... and a reading as bright as the marble at the same place does complete the chain
+    # (the rule is the brightness, not the place): the track jumps back to it, 42 deg
+    _, before, after, a = _ahead_then_stray(2800)
+    assert after[1] < 0 and after[0] < a * 100 - 3000, (before, after)
