@@ -1536,13 +1536,6 @@ class Tracker:
             # flick 807, with the datasheet's signal constant). (Not on a track under way: a
             # fast marble's readings blur dim, and a flick's first ones are off its track.)
             return
-        if -_FOCUS_V < self.vel < _FOCUS_V and self._dimmer(self.rk):
-            # slow (stopping, or at rest but not yet still): a reading far dimmer than the
-            # marble is not it, on the track or off it (knocked sensor 2's floor, 88-91 deg,
-            # read where the marble stopped at sensor 1's far end, at 89.6 deg: pushed into
-            # the still window, it pulled the track to and fro and no window held; no verdict,
-            # misaimed:2, seed 1, flick 0, knocked while off)
-            return
         v = self.vel if self.vel >= 0 else -self.vel
         # the gate widens with speed and with the time since the track was last confirmed
         # (up to 600 deg/s, a marble at the edge of leaving the ring, so a track that
@@ -1597,6 +1590,14 @@ class Tracker:
             self._jump(now, x, self._chain_v(x, now))
             pred = x
             r = 0
+        elif -_FOCUS_V < self.vel < _FOCUS_V and self._dimmer(self.rk):
+            # slow (stopping, or at rest but not yet still): on the track, a reading far
+            # dimmer than the marble is not it (knocked sensor 2's floor, 88-91 deg, read
+            # where the marble stopped at sensor 1's far end, at 89.6 deg: pushed into the
+            # still window, it pulled the track to and fro and no window held; no verdict,
+            # misaimed:2, seed 1, flick 0, knocked while off). (Off the track, such readings
+            # count against their sensor, as any there: a knocked sensor is found out by them.)
+            return
         self.miss_n = 0
         self.mb_n = 0
         if self.nonsense[i]:
