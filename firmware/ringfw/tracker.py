@@ -2390,11 +2390,14 @@ class Tracker:
         # a landing; the marble may yet move on from it (a turning point, a marble that was
         # still creeping): then it is withdrawn and the next rest corrects it (_moving_on)
         f = 0
-        cov = self.cover
         d0 = a // 100
-        if self.blind and (cov[d0] == 0 or cov[(d0 + 2) % 360] == 0 or cov[(d0 - 2) % 360] == 0):
+        if self.blind and self._blind_within(a, _SAT_CD + 100):
             # at the very edge of a blind arc: seen by the fringe of a window only, it may
-            # rest further in. Say so, with the arc's spaces as the candidates.
+            # rest further in. Say so, with the arc's spaces as the candidates. (As far from
+            # the arc as a window's last _SAT_CD, where a marble past the window's end reads,
+            # and a degree for the arc's whole degrees: 2 deg were too few, a marble 8.8 deg
+            # into knocked sensor 5's arc read 1.2 deg inside sensor 4's window, 2.2 deg from
+            # the arc, and was landed there with confidence 99; misaimed:5, seed 1, flick 828)
             self._blind_arc(a)
             lo = self.arc_lo
             hi = self.arc_hi
