@@ -7,7 +7,7 @@ import random
 from ringfw import geometry, hal, ringfile
 from ringfw import tracker as T
 
-from tests.firmware.test_tracker_start import RING, events, seen_by
+from tests.firmware.test_tracker_start import RING, events, lens_mm, seen_by
 
 DIM = 14          # an empty baffled cone: 0.11 MCPS, signal fail
 MARBLE = 1200     # the marble in a window: 9 MCPS
@@ -1117,3 +1117,63 @@ def test_a_far_dimmer_stray_does_not_complete_a_chain_of_the_marble_s_readings()
     # (the rule is the brightness, not the place): the track jumps back to it, 42 deg
     _, before, after, a = _ahead_then_stray(2800)
     assert after[1] < 0 and after[0] < a * 100 - 3000, (before, after)
+
+
+def _pinned_past_the_end(stop_deg, seed):
+    """Sensor S off the bus (flagged silent: its arc, 182-202 deg, blind); a flick from 260
+    deg comes down through sensor 6's window and the arc and stops at stop_deg. Sensor 4's
+    window ends at 181: a marble up to 12 deg past the end reads in its last 1-2.5 deg (the
+    blend with what is behind pins it there). The events from the flick on."""
+    rnd = random.Random(seed)
+    tr = started()
+
+    def round_at(t, at):
+        seen = dict(seen_by(at % 360.0))
+        if 0 < at - 181.0 < 12.0:
+            seen[4] = int(round(lens_mm(45.0 - rnd.random() * 1.5)))
+        for i in range(RING.sensor_count):
+            if i == S:
+                tr.feed(t, i, hal.RANGE_NO_TARGET, hal.STATUS_NO_ANSWER, -1)
+            elif i in seen:
+                tr.feed(t, i, seen[i] + rnd.choice((-1, 0, 0, 1)), hal.STATUS_VALID,
+                        MARBLE + rnd.randint(-12, 12))
+            else:
+                tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM + rnd.randint(-2, 2))
+        tr.tick(t)
+
+    t = 0
+    while t < 3000:
+        t += 34
+        round_at(t, 260.0)
+    events(tr)
+    assert tr.faulty[S]
+    tr.arm()
+    t0 = t
+    while t < t0 + 1500:
+        t += 34
+        u = (t - t0) / 1500
+        round_at(t, 260.0 + (stop_deg - 260.0) * (1 - (1 - u) ** 2))
+    out = []
+    stop = t
+    while t < stop + 8000:
+        t += 34
+        round_at(t, stop_deg)
+        out += events(tr)
+    return out
+
+
+def test_a_marble_pinned_at_a_window_s_end_beside_a_blind_arc_is_landed_with_the_arc_s_spaces():
+    # As in misaimed:5 seed 1 flick 828: the marble stopped 8.8 deg into knocked sensor 5's
+    # arc; sensor 4 read it at its window's end, 1.2 deg inside (2.2 deg from the arc), and
+    # it was landed there, on the space before the arc, with confidence 99. A landing that
+    # near a blind arc now names the arc's spaces as candidates (before stop 45: within 2
+    # deg only; here the old rule lands space 12 with confidence 100 for space 13)
+    side = ringfile.side(RING, "darts")
+    for stop in (186.0, 189.76, 192.0):
+        for seed in (1, 2):
+            landed = [ev for k, ev in _pinned_past_the_end(stop, seed) if k == T.EV_LANDED]
+            assert landed, (stop, seed)
+            ev = landed[0]
+            assert ev[5] & T.LF_BLIND and ev[4] <= 50, (stop, seed, ev)
+            first, n = (ev[5] >> 2) & 63, ev[5] >> 8
+            assert side.space_at(int(stop * 100)) in [(first + j) % side.count for j in range(n)], ev
