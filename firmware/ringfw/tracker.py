@@ -1511,6 +1511,23 @@ class Tracker:
         xoff = ((x - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
         return r.view_max[i] < xoff < r.view_max[i] + _SAT_PAST and self.cover[x // 100] > 0
 
+    def _pinned_end(self, a):
+        """Is a (cd) in the last degrees of a healthy sensor's window (_SAT_CD, where a marble
+        up to _SAT_PAST past the window's end reads, and a degree for the cover's whole
+        degrees) whose end a blind arc follows? A landing there may lie in the arc: 8.8 deg
+        into knocked sensor 5's arc, read at sensor 4's end, 1.2 deg inside the window and 2.2
+        from the arc, it was landed there with confidence 99 (misaimed:5, seed 1, flick 828)."""
+        r = self.ring
+        for j in range(self.n):
+            if self.faulty[j]:
+                continue
+            off = ((a - r.sensor_angle[j]) * r.sensor_dir[j]) % FULL_TURN
+            if r.view_max[j] - _SAT_CD - 100 < off <= r.view_max[j]:
+                e = (r.sensor_angle[j] + r.sensor_dir[j] * (r.view_max[j] + 100)) % FULL_TURN
+                if self.cover[e // 100] == 0:
+                    return True
+        return False
+
     def _track(self, now, i, ang):
         dt = ((now - self.t + _TH) & _TM) - _TH
         if -_FOCUS_V < self.vel < _FOCUS_V and self._past(i, wrap(self.pos)) \
@@ -2390,14 +2407,12 @@ class Tracker:
         # a landing; the marble may yet move on from it (a turning point, a marble that was
         # still creeping): then it is withdrawn and the next rest corrects it (_moving_on)
         f = 0
+        cov = self.cover
         d0 = a // 100
-        if self.blind and self._blind_within(a, _SAT_CD + 100):
+        if self.blind and (cov[d0] == 0 or cov[(d0 + 2) % 360] == 0 or cov[(d0 - 2) % 360] == 0
+                           or self._pinned_end(a)):
             # at the very edge of a blind arc: seen by the fringe of a window only, it may
-            # rest further in. Say so, with the arc's spaces as the candidates. (As far from
-            # the arc as a window's last _SAT_CD, where a marble past the window's end reads,
-            # and a degree for the arc's whole degrees: 2 deg were too few, a marble 8.8 deg
-            # into knocked sensor 5's arc read 1.2 deg inside sensor 4's window, 2.2 deg from
-            # the arc, and was landed there with confidence 99; misaimed:5, seed 1, flick 828)
+            # rest further in. Say so, with the arc's spaces as the candidates.
             self._blind_arc(a)
             lo = self.arc_lo
             hi = self.arc_hi
@@ -2409,10 +2424,17 @@ class Tracker:
             side = self.side
             k0 = side.space_at(lo * 100)
             cnt = (side.space_at(hi * 100 + 99) - k0) % side.count + 1
+            if nb >= 0 and (nb - k0) % side.count >= cnt:
+                # ... and the neighbour the landing's own band names stays one (a landing
+                # 0.4 deg short of a boundary, 4.6 deg from stuck sensor 2's arc, named the
+                # arc's spaces and lost the space past the boundary, where it was)
+                if (k0 - nb) % side.count == 1:
+                    k0 = nb
+                cnt += 1
             f = LF_BLIND | ((k0 & 63) << 2) | ((cnt & 63) << 8)
             if cnt == 1:
                 nb = -1
-            elif nb < 0 or (nb - k0) % side.count >= cnt:
+            elif nb < 0:
                 nb = (k + 1) % side.count if (k + 1 - k0) % side.count < cnt else (k - 1) % side.count
             if conf > 50:
                 conf = 50
