@@ -1607,14 +1607,6 @@ class Tracker:
             self._jump(now, x, self._chain_v(x, now))
             pred = x
             r = 0
-        elif -_FOCUS_V < self.vel < _FOCUS_V and self._dimmer(self.rk):
-            # slow (stopping, or at rest but not yet still): on the track, a reading far
-            # dimmer than the marble is not it (knocked sensor 2's floor, 88-91 deg, read
-            # where the marble stopped at sensor 1's far end, at 89.6 deg: pushed into the
-            # still window, it pulled the track to and fro and no window held; no verdict,
-            # misaimed:2, seed 1, flick 0, knocked while off). (Off the track, such readings
-            # count against their sensor, as any there: a knocked sensor is found out by them.)
-            return
         self.miss_n = 0
         self.mb_n = 0
         if self.nonsense[i]:
@@ -2409,8 +2401,9 @@ class Tracker:
         f = 0
         cov = self.cover
         d0 = a // 100
+        pinned = self.blind and self._pinned_end(a)
         if self.blind and (cov[d0] == 0 or cov[(d0 + 2) % 360] == 0 or cov[(d0 - 2) % 360] == 0
-                           or self._pinned_end(a)):
+                           or pinned):
             # at the very edge of a blind arc: seen by the fringe of a window only, it may
             # rest further in. Say so, with the arc's spaces as the candidates.
             self._blind_arc(a)
@@ -2438,6 +2431,8 @@ class Tracker:
                 nb = (k + 1) % side.count if (k + 1 - k0) % side.count < cnt else (k - 1) % side.count
             if conf > 50:
                 conf = 50
+            if pinned and conf > 5:
+                conf = 5      # pinned: anywhere up to _SAT_PAST into the arc, a guess
         if self.redo:
             travel += self.rev_trv
             f |= LF_CORRECTS

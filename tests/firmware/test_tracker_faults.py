@@ -575,16 +575,12 @@ def test_a_noisy_sensor_alone_seeing_a_resting_marble_is_found_out_by_its_steady
 
 
 def test_without_the_steady_signal_the_noisy_sensor_is_found_out_later(monkeypatch):
-    # (measured: flagged 3.7-11.2 s after the stop, or not in 15 s; landed 7.9-10.3 s, or
-    # not in 15 s. Before stop 45 5.7-7.1 s and 9.7-11.2 s: since then a slow track leaves
-    # the noisy sensor's far dimmer readings out, and one seed is flagged sooner.) Each
-    # misses what the test above holds with the steady signal: flagged within 3 s, landed
-    # within 7.5 s.
+    # (measured: flagged 5.7-7.1 s after the stop, or not in 15 s; landed 9.7-11.2 s)
     monkeypatch.setattr(T, "_SG_STEADY", 1 << 30)
     for seed in (1, 2, 3, 4):
         flag, landed = _flag_and_landing(_noisy_s_rest(seed))
-        assert flag is None or flag > 3000, seed
-        assert landed is None or landed[1] > 7500, seed
+        assert flag is None or flag > 5000, seed
+        assert landed is None or landed[1] > 9000, seed
 
 
 def test_a_marble_found_where_it_landed_blind_beside_the_arc_was_not_flicked(monkeypatch):
