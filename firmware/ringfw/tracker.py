@@ -2418,9 +2418,10 @@ class Tracker:
             k0 = side.space_at(lo * 100)
             cnt = (side.space_at(hi * 100 + 99) - k0) % side.count + 1
             if nb >= 0 and (nb - k0) % side.count >= cnt:
-                # ... and the neighbour the landing's own band names stays one (a landing
-                # 0.4 deg short of a boundary, 4.6 deg from stuck sensor 2's arc, named the
-                # arc's spaces and lost the space past the boundary, where it was)
+                # ... and the neighbour the landing's own band names stays one (with the
+                # edge tried at 4 deg, landings 0.4 deg short of a boundary, 4.6 deg from
+                # stuck sensor 2's arc, named the arc's spaces and lost the space past the
+                # boundary, where they were)
                 if (k0 - nb) % side.count == 1:
                     k0 = nb
                 cnt += 1
