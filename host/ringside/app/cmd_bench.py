@@ -1,4 +1,4 @@
-"""`ringside bench ring|firmware|link|games|bots|doubles|circle|circleville|solo`: benchmarks that
+"""`ringside bench ring|suite|firmware|link|games|bots|doubles|circle|circleville|solo`: benchmarks that
 print one JSON object."""
 from __future__ import annotations
 
@@ -128,6 +128,31 @@ def cmd_ring(args: argparse.Namespace) -> int:
                    exact_calibration=args.exact_calibration, centred=args.centred,
                    signal_k=args.signal_k, saved_calibration=args.saved_calibration,
                    faults_before_boot=args.faults_before_boot)
+    _print(res, args.json)
+    return 0
+
+
+def cmd_suite(args: argparse.Namespace) -> int:
+    from ringside.bench import suite
+    if args.jobs < 1:
+        raise UsageError("--jobs must be at least 1")
+    parts = [p.strip() for p in args.parts.split(",") if p.strip()] if args.parts else None
+    prog = (lambda s: print("  " + s, file=sys.stderr)) if args.progress else None
+    try:
+        spec = suite.load_spec(args.spec)
+        if args.summary_only:
+            res = suite.summarize(args.out, spec, parts)
+        else:
+            res = suite.run(args.out, spec, parts, jobs=args.jobs, resume=not args.again,
+                            save_traces=args.save_traces, progress=prog)
+    except suite.SuiteError as e:
+        raise UsageError(str(e)) from None
+    if args.markdown:
+        print(suite.markdown(res))
+        return 0
+    if not args.rows:
+        for p in res["parts"].values():
+            p.pop("rows", None)
     _print(res, args.json)
     return 0
 
@@ -294,6 +319,26 @@ def register(sub: argparse._SubParsersAction) -> None:
                         "cupboard), not after the boot")
     r.add_argument("--json", action="store_true")
     r.set_defaults(func=cmd_ring)
+    su = bs.add_parser("suite", help="every ring measurement README publishes, run into a "
+                                     "directory (resumable) and checked against the targets")
+    su.add_argument("--out", default="bench-suite", metavar="DIR",
+                    help="where each run's JSON is written (default bench-suite)")
+    su.add_argument("--parts", metavar="LIST",
+                    help="only these parts, e.g. level,tilt (default: all; names in --spec)")
+    su.add_argument("--spec", metavar="FILE", help="another suite spec (default: the packaged "
+                                                   "ringside/bench/suite.json)")
+    su.add_argument("--jobs", type=int, default=1, help="seeds run at once, one process each")
+    su.add_argument("--again", action="store_true",
+                    help="run every run again, even one whose file this firmware made")
+    su.add_argument("--summary-only", action="store_true",
+                    help="run nothing: check the files already in --out against the targets")
+    su.add_argument("--save-traces", action="store_true",
+                    help="save each run's wrong answers as traces in DIR/traces-RUN")
+    su.add_argument("--rows", action="store_true", help="keep every seed's figures in the JSON")
+    su.add_argument("--markdown", action="store_true", help="print the summary as a table")
+    su.add_argument("--progress", action="store_true")
+    su.add_argument("--json", action="store_true")
+    su.set_defaults(func=cmd_suite)
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")
     f.add_argument("--seconds", type=_at_least_1("simulated seconds"), default=60)
     f.add_argument("--seed", type=int, default=3)
