@@ -5,7 +5,7 @@ VPY     := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 PORT    ?= /dev/ttyACM0
 
-.PHONY: run run-ring test venv firmware deploy docs bench clean
+.PHONY: run run-ring test venv firmware deploy docs bench bench-suite clean
 
 $(STAMP): requirements.txt requirements-board.txt requirements-stubs.txt pyproject.toml
 	$(PY) -m venv $(VENV)
@@ -46,6 +46,11 @@ bench: $(STAMP)
 	$(VENV)/bin/ringside bench ring --flicks 2000 --seed 1 --json
 	$(VENV)/bin/ringside bench ring --flicks 2000 --seed 1 --tilt 1.0 --json
 	$(VENV)/bin/ringside bench firmware --json
+
+# every measurement README's table publishes (about 95 min on 2 cores; resumable: run it again
+# after an interruption and it goes on where it stopped). Its files are in bench-suite/.
+bench-suite: $(STAMP)
+	$(VENV)/bin/ringside bench suite --out bench-suite --jobs 2 --progress --markdown
 
 clean:
 	rm -rf build $(VENV)
