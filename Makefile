@@ -50,7 +50,7 @@ bench: $(STAMP)
 # every measurement README's table publishes (about 95 min on 2 cores; resumable: run it again
 # after an interruption and it goes on where it stopped). Its files are in bench-suite/.
 bench-suite: $(STAMP)
-	$(VENV)/bin/ringside bench suite --out bench-suite --jobs 2 --progress --markdown
+	$(VENV)/bin/ringside bench suite --out bench-suite --jobs 2 --progress
 
 clean:
 	rm -rf build $(VENV)

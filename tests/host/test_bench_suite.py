@@ -166,3 +166,10 @@ def test_the_command_refuses_bad_input_without_a_traceback(tmp_path, capsys):
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["parts"]["tilt"]["missing"] == ["tilt"] and not out["complete"]
+    # without --json: the table of targets, and what has not been run
+    _put(tmp_path, "level", {"1": _seed(latency_ms_p95=560)})
+    assert main(["bench", "suite", "--out", str(tmp_path), "--summary-only",
+                 "--parts", "level,tilt"]) == 0
+    text = capsys.readouterr().out
+    assert "| level | latency_ms_p95 <= 500 | 0 of 1 | 560 | level s1: 560 |" in text
+    assert "not run yet (ring 1 deg off level): tilt" in text

@@ -147,13 +147,16 @@ def cmd_suite(args: argparse.Namespace) -> int:
                             save_traces=args.save_traces, progress=prog)
     except suite.SuiteError as e:
         raise UsageError(str(e)) from None
-    if args.markdown:
+    if not args.json:
         print(suite.markdown(res))
+        for p in res["parts"].values():
+            if p["missing"]:
+                print("not run yet (%s): %s" % (p["what"] or "part", ", ".join(p["missing"])))
         return 0
     if not args.rows:
         for p in res["parts"].values():
             p.pop("rows", None)
-    _print(res, args.json)
+    _print(res, True)
     return 0
 
 
@@ -335,9 +338,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     su.add_argument("--save-traces", action="store_true",
                     help="save each run's wrong answers as traces in DIR/traces-RUN")
     su.add_argument("--rows", action="store_true", help="keep every seed's figures in the JSON")
-    su.add_argument("--markdown", action="store_true", help="print the summary as a table")
     su.add_argument("--progress", action="store_true")
-    su.add_argument("--json", action="store_true")
+    su.add_argument("--json", action="store_true",
+                    help="the summary as JSON (default: a Markdown table of the targets)")
     su.set_defaults(func=cmd_suite)
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")
     f.add_argument("--seconds", type=_at_least_1("simulated seconds"), default=60)
