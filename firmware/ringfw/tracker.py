@@ -1250,11 +1250,6 @@ class Tracker:
             x = wrap(self.pos)
             reach = _NEAR_CD     # (the track lags a marble rolling in)
         off = ((x - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
-        if self.state == _MOVING and r.view_min[i] + reach <= off <= FULL_TURN - 300:
-            # ... or where the track predicts it now: a track that last saw it far back on a
-            # faint window's end lags it (misaimed:9, seed 3, flick 2: 8 deg short of sensor
-            # 10 when it failed bright, 210 ms on; unseen, the track was called off the ring)
-            off = ((wrap(self._predict(now)) - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
         a = wrap(r.sensor_angle[i] + r.sensor_dir[i] * (r.view_min[i] // 2))
         if off < r.view_min[i] + reach or off > FULL_TURN - 300:
             if self.state != _REST and self.cover[a // 100] == 0:
