@@ -196,3 +196,14 @@ def test_a_trace_whose_calibration_is_malformed_is_refused(tmp_path):
     bad.write_text("\n".join([json.dumps(head)] + lines[1:]))
     with pytest.raises(traces.TraceError, match="calibration must be one"):
         traces.load(bad)
+
+
+def test_replaying_a_directory_whose_trace_lost_its_ring_file_says_so_without_a_traceback(
+        tmp_path, capsys):
+    from pathlib import Path
+    src = sorted(Path("tests/traces").glob("physical-*.jsonl"))[0]
+    (tmp_path / src.name).write_bytes(src.read_bytes())     # no rings/ beside it
+    assert traces.main([str(tmp_path)]) == 1
+    err = capsys.readouterr().err
+    assert "is missing" in err and src.name in err
+    assert "Traceback" not in err
