@@ -63,5 +63,11 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def entry() -> None:
+    """The `ringside` command: main(), then an exit that a VM run cannot spoil (vm.leave)."""
+    from ringside.sim.vm import leave
+    leave(main())
+
+
 if __name__ == "__main__":
-    sys.exit(main())
+    entry()
