@@ -499,6 +499,36 @@ def test_bench_sweep_grid_and_bad_input():
     assert len({s["xshut_pin"] for s in d["sensors"]}) == 16
 
 
+def _two_along_crosstalk(ring, off):
+    """Crosstalk (MCPS) in sensor 0's reading when sensor 2, in the same slot of the
+    schedule, ranges with it and the marble lies `off` deg past sensor 2's lens."""
+    arr = SensorArray(ring, params=quiet(), rng=5)
+    for j in range(arr.count):
+        arr.stop(j, 0.0)
+    arr.start_single(0, 100.0)
+    arr.start_single(2, 100.0)
+    arr.measure(0, ring["sensors"][2]["angle_deg"] + off, arr.next_due_ms(0))
+    return arr.last[0].crosstalk_mcps
+
+
+def test_sixteen_sensors_have_their_snouts_cut_so_the_sensor_two_along_is_out_of_sight():
+    # With sixteen, sensor 2 (45 deg on, ranging in sensor 0's slot: neighbours alternate)
+    # lights a marble near its lens that sensor 0's cone still sees with twelve's snout:
+    # foreign light in sensor 0's reading. The sixteen-sensor design narrows the slot on its
+    # far side until that marble is out of sight; twelve are the design as built.
+    from ringside.bench import ring as bench
+    assert json.loads(bench.design_ring(sensors=12)) == RING
+    d16 = json.loads(bench.design_ring(sensors=16))
+    assert d16["mount"]["baffle"]["yaw_deg"] == [-7.5, 1.0]
+    assert bench._two_along(d16) <= bench.TWO_ALONG_MAX
+    uncut = json.loads(json.dumps(d16))
+    uncut["mount"]["baffle"]["yaw_deg"] = [-7.5, 7.5]
+    assert bench._two_along(uncut) > 0.5
+    for off in (2.0, 4.0, 6.0):    # (the far-end marble's own signal is about 1 MCPS)
+        assert _two_along_crosstalk(uncut, off) > 0.3
+        assert _two_along_crosstalk(d16, off) < 0.05
+
+
 def test_register_model_carries_the_physical_signal_and_ambient_rates():
     from ringside.sim.vl53l0x_regs import VL53L0XModel
     arr = SensorArray(RING, params=quiet(ambient_mcps=1.5), rng=9)

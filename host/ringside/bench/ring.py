@@ -184,9 +184,46 @@ def check_design(marble: str | None = None, marble_mm: float | None = None,
                          % sensors)
 
 
+# How much of the marble a sensor may see two sensors along (at twice the spacing and up to
+# 8 deg past it), against what it sees at its own window's far end: the sensor two along
+# ranges in the same slot (ringfw.sched: neighbours alternate) and lights a marble near its
+# lens brightly, so what this sensor sees of that marble is foreign light in its reading
+# (docs/simulator.md, "Stop 48": sixteen sensors with twelve's baffle).
+TWO_ALONG_MAX = 0.2
+
+
+def _marble_seen(arr, i: int, off_deg: float) -> float:
+    mp = arr._marble_part(i, arr.marble_centre(arr.ring["sensors"][i]["angle_deg"] + off_deg))
+    return mp[0] if mp else 0.0
+
+
+def _two_along(d: dict) -> float:
+    """what sensor 0 sees of the marble two sensors along, over what it sees at its far end"""
+    from ringside.sim.sensors import SensorArray
+    arr = SensorArray(d, rng=0)
+    step = 360.0 / len(d["sensors"])
+    far = _marble_seen(arr, 0, d["sensors"][0]["view_deg"][1])
+    two = max(_marble_seen(arr, 0, 2 * step + o) for o in (0.0, 2.0, 4.0, 6.0, 8.0))
+    return two / far if far > 0 else 0.0
+
+
+def _cut_baffle(d: dict) -> None:
+    """Narrow the snout's slot on its far side (+ yaw: the rays that reach furthest along
+    the track), in 0.5 deg steps, until the sensor two along is out of sight (TWO_ALONG_MAX)
+    as a designer adding sensors would; twelve, 60 deg apart, need no cut."""
+    b = (d.get("mount") or {}).get("baffle")
+    if not b:
+        return
+    lo, hi = b["yaw_deg"]
+    while hi - 0.5 > lo + 2.0 and _two_along(d) > TWO_ALONG_MAX:
+        hi -= 0.5
+        b["yaw_deg"] = [lo, hi]
+
+
 def design_ring(sensors: int | None = None, baffle: bool | None = None) -> bytes:
     """ring.json bytes of the default design, with another sensor count (evenly spaced,
-    each window its spacing plus 8 deg of overlap each way... as the 12 have) or without
+    each window its spacing plus 8 deg of overlap each way... as the 12 have; the snouts'
+    slots cut so that no sensor sees the marble two sensors along, _cut_baffle) or without
     the baffles. None keeps what ring.json says."""
     check_design(sensors=sensors)
     d = json.loads(default_ring_bytes())
@@ -205,6 +242,8 @@ def design_ring(sensors: int | None = None, baffle: bool | None = None) -> bytes
             s["calibration"] = {"offset_mm": 0, "scale": 1.0}
             out.append(s)
         d["sensors"] = out
+        if baffle is not False:
+            _cut_baffle(d)
     if baffle is False:
         d.setdefault("mount", {})["baffle"] = None
         for s in d["sensors"]:
