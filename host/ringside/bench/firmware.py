@@ -72,7 +72,8 @@ while i < %d:
 
 
 def _record(seconds: int, seed: int, ring_bytes: bytes | None = None) -> SimBoard:
-    b = SimBoard(ring_bytes, seed=seed, record=True)   # steps every 8 ms, as firmware/main.py paces the board
+    # steps every 8 ms, as firmware/main.py paces the board
+    b = SimBoard(ring_bytes, seed=seed, record=True)
     b.place(90.0)
     b.advance(1000)
     travels = [140.0, -220.0, 90.0, -60.0, 300.0, -150.0, 45.0, -400.0, 200.0, -100.0]
