@@ -261,6 +261,7 @@ def ring_from(d, digest=0):
         r.safe_pin = int(pins.get("safe", -1))
         if not -1 <= r.safe_pin <= 29:
             raise RingError("ring.json pins.safe must be a GPIO number 0..29 or -1 (none)")
+        _one_job_a_pin(r)
         # sorted: MicroPython's json does not keep key order, and both ends must agree
         r.side_names = sorted(d["sides"].keys())
         for nm in r.side_names:
@@ -367,6 +368,29 @@ def read_calibration(path, ring):
                             "and scale" % i)
         _set_cal(ring, i, cal, where)
     return True
+
+
+_PIN_JOBS = ("pins.sda", "pins.scl", "pins.safe", "leds.pin")
+
+
+def _one_job_a_pin(r):
+    """Refuse a GPIO with two jobs: a sensor whose XSHUT is the safe jumper's pin is held in
+    reset, or puts the board in safe mode, at every boot (boot-only code, like the rest)."""
+    fixed = (r.i2c_pins[1], r.i2c_pins[2], r.safe_pin, r.led_pin)
+    owner = {}
+    for k in range(4 + r.sensor_count):
+        p = fixed[k] if k < 4 else r.xshut_pin[k - 4]
+        if p < 0:
+            continue
+        if p in owner:
+            j = owner[p]
+            raise RingError("ring.json gives GP%d two jobs: %s and %s"
+                            % (p, _pin_job(j), _pin_job(k)))
+        owner[p] = k
+
+
+def _pin_job(k):
+    return _PIN_JOBS[k] if k < 4 else "sensor %d's xshut_pin" % (k - 4)
 
 
 def loads(data):
