@@ -115,7 +115,13 @@ class SensorParams:
     sigma_limit_mm     ST API's sigma check (api_status only: the device does not apply it)
     min_range_mm       nearer than this (the blended range) the device flags min range fail
     ambient_mcps       ambient infrared reaching the sensor (a lamp, daylight)
-    pulse_mm           VCSEL pulse width as distance (c * 4.7 ns / 2): sigma ~ pulse / sqrt(N)
+    pulse_ns           ST API sigma estimate's effective pulse width (cPulseEffectiveWidth, 8.0 ns)
+    ambient_ns         its ambient's effective width (cAmbientEffectiveWidth, 6.0 ns): the
+                       ambient counts as (ambient_ns * A / S) beside the pulse, in quadrature
+    vcsel_us           the VCSEL's total emitting time a measurement (peakVcselDuration_us:
+                       3 * 2048 * (pre + final range timeouts in macro periods) * 1.655 ns,
+                       5786 us with the timeouts the driver's 33 ms budget leaves): the signal
+                       events the sigma estimate counts are S * vcsel_us
     signal_noise_frac  the reported signal rate's scatter beyond its photon count's own
                        (1 / sqrt(N), Poisson): a fraction of the rate, per reading
     integration_frac   part of the period spent counting photons of the final range
@@ -132,7 +138,8 @@ class SensorParams:
     def __init__(self, *, sigma_min_mm: float = 1.5, sigma_frac: float = 0.015, bias_max_mm: float = 10.0, scale_err_max: float = 0.01,
                  outlier_rate: float = 0.01, silent_wrong_rate: float = 0.005, dropout_rate: float = 0.002, period_ms: int | None = None,
                  jitter_ms: float = 0.5, noise_scale: float = 1.0, signal_k_mcps_m2: float = 0.83, signal_limit_mcps: float = 0.25,
-                 sigma_limit_mm: float = 18.0, min_range_mm: float = 30.0, ambient_mcps: float = 0.1, pulse_mm: float = 705.0,
+                 sigma_limit_mm: float = 18.0, min_range_mm: float = 30.0, ambient_mcps: float = 0.1, pulse_ns: float = 8.0,
+                 ambient_ns: float = 6.0, vcsel_us: float = 5786.0,
                  integration_frac: float = 0.75, overhead_ms: float = 0.614, rays: int = 1024, marble_material: str | None = None,
                  signal_noise_frac: float = 0.01,
                  marble_diameter_mm: float | None = None, crosstalk: bool = True, crosstalk_coherent: float = 0.25):
@@ -151,7 +158,9 @@ class SensorParams:
         self.sigma_limit_mm = float(sigma_limit_mm)
         self.min_range_mm = float(min_range_mm)
         self.ambient_mcps = float(ambient_mcps)
-        self.pulse_mm = float(pulse_mm)
+        self.pulse_ns = float(pulse_ns)
+        self.ambient_ns = float(ambient_ns)
+        self.vcsel_us = float(vcsel_us)
         self.integration_frac = float(integration_frac)
         self.signal_noise_frac = float(signal_noise_frac)
         self.overhead_ms = float(overhead_ms)
@@ -165,7 +174,8 @@ class SensorParams:
         for name in ("sigma_min_mm", "sigma_frac", "bias_max_mm", "scale_err_max", "outlier_rate",
                      "silent_wrong_rate", "dropout_rate", "jitter_ms", "noise_scale",
                      "signal_k_mcps_m2", "signal_limit_mcps", "sigma_limit_mm", "min_range_mm",
-                     "ambient_mcps", "pulse_mm", "overhead_ms", "signal_noise_frac"):
+                     "ambient_mcps", "pulse_ns", "ambient_ns", "vcsel_us", "overhead_ms",
+                     "signal_noise_frac"):
             if getattr(self, name) < 0:
                 raise ValueError("SensorParams.%s must be >= 0" % name)
         if self.outlier_rate + self.silent_wrong_rate + self.dropout_rate > 1.0:
@@ -192,6 +202,22 @@ class SensorParams:
 
     def as_dict(self) -> dict:
         return {k: v for k, v in vars(self).items()}
+
+
+# c/2 in mm per ns, as ST's API has it (VL53L0X_SPEED_OF_LIGHT_IN_AIR = 2997, in 0.1 mm/ns)
+_HALF_C_MM_NS = 299.7 / 2.0
+
+
+def shot_sigma_mm(p: SensorParams, signal_mcps: float, ambient_mcps: float) -> float:
+    """A reading's photon-limited range noise (mm, one sigma): ST API's sigma estimate
+    (VL53L0X_calc_sigma_estimate, without crosstalk compensation and without its 1 mm
+    reference term, which the noise floor stands for):
+    c/2 * sqrt(pulse^2 + (ambient_width * A / S)^2) / sqrt(12 * S * vcsel_us).
+    The ambient counts in quadrature beside the pulse, so daylight on a faint return
+    costs far more than sqrt(1 + A/S) would (docs/simulator.md)."""
+    events = signal_mcps * p.vcsel_us
+    amb = p.ambient_ns * min(ambient_mcps / signal_mcps, 102.4)   # the API's ratio cap
+    return _HALF_C_MM_NS * math.sqrt(p.pulse_ns * p.pulse_ns + amb * amb) / math.sqrt(12.0 * events)
 
 
 def _track(ring):
@@ -816,7 +842,7 @@ class SensorArray:
                               _NO_TARGET_STATUSES[rng.randrange(2)], ambient=amb, xt=xs)
         rng_mm = (k * wd + (coh * rng.uniform(0.0, 2480.0) if coh else 0.0)) / total
         n_counts = total * self.period_ms * p.integration_frac * 1000.0
-        shot = p.pulse_mm / math.sqrt(n_counts) * math.sqrt(1.0 + amb / total)
+        shot = shot_sigma_mm(p, total, amb)
         # the rate the device reports is counted too: the signal's photons and the
         # ambient's under them scatter it by sqrt(N_s + N_a) / N_s (Poisson), and the rest
         # of the device (VCSEL power, SPAD count) by signal_noise_frac more
