@@ -153,6 +153,17 @@ def test_timing_budget_comes_from_ring_json(make_rig):
                for i in range(N))
 
 
+def test_the_models_photon_noise_counts_the_vcsel_time_the_drivers_registers_give(make_rig):
+    """ST's sigma estimate counts signal events over the VCSEL's emitting time, which the
+    timeouts the driver leaves for its 33 ms budget decide: the sensor model's vcsel_us is
+    that figure, not a free constant (docs/simulator.md)."""
+    from ringside.sim.sensors import SensorParams
+    rig = make_rig()
+    rig.sensors()
+    got = {m.peak_vcsel_us() for m in rig.models}
+    assert got == {round(SensorParams().vcsel_us)}
+
+
 def test_budget_below_the_drivers_minimum_is_refused(make_rig):
     rig = make_rig(edit=lambda d: d["sensor_timing"].__setitem__("budget_ms", 15))
     with pytest.raises(ValueError, match="budget_ms must be 20..1000"):

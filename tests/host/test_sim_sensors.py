@@ -436,6 +436,48 @@ def test_ambient_raises_the_ambient_rate_and_the_noise():
     assert sds[3.0][0] > sds[0.1][0]
 
 
+def _st_sigma_rtn_mm(signal_mcps, ambient_mcps, vcsel_us=5786):
+    """ST API 1.0.x VL53L0X_calc_sigma_estimate's return-signal part (sigmaEstRtn), in its
+    own fixed point, for a valid range with no crosstalk compensation (pwMult = 1.0)."""
+    isqrt = math.isqrt
+    sig = int(signal_mcps * 65536)
+    amb_kcps = (int(ambient_mcps * 65536) * 1000) >> 16
+    peak_kcps = (sig * 1000 + 0x8000) >> 16
+    events = (((sig + 0x80) >> 8) * vcsel_us + 0x80) >> 8
+    p2 = min((amb_kcps << 16) // peak_kcps, 0xF0000000 // 600) * 600
+    p3 = 2 * isqrt(max(events, 1) * 12)
+    sqr1 = ((65536 * 800 + 0x8000) >> 16) ** 2
+    sqr2 = ((p2 + 0x8000) >> 16) ** 2
+    rtn = (((isqrt(sqr1 + sqr2) << 16) + 50) // 100) // p3
+    rtn = (rtn * 2997 + 5000) // 10000          # Fix1616 metres
+    return rtn * 1000 / 65536
+
+
+@pytest.mark.parametrize("signal, ambient", [(0.25, 0.1), (0.64, 0.1), (1.1, 0.1), (14.0, 0.1),
+                                             (0.64, 0.5), (0.9, 2.1), (0.3, 2.1)])
+def test_the_photon_noise_is_st_apis_own_sigma_estimate(signal, ambient):
+    """The shot noise of a reading is ST's sigma estimate, term for term: the API's
+    integer code (ported above) and the model agree to its rounding."""
+    from ringside.sim.sensors import shot_sigma_mm
+    st = _st_sigma_rtn_mm(signal, ambient)
+    assert shot_sigma_mm(SensorParams(), signal, ambient) == pytest.approx(st, rel=0.03)
+
+
+def test_daylight_costs_a_faint_return_far_more_than_a_bright_one():
+    """ST's estimate counts the ambient beside the pulse (6 ns x A/S, in quadrature): an
+    overcast day (2.1 MCPS) multiplies a faint return's noise about five times, a bright
+    one's hardly at all. (The model's earlier sqrt(1 + A/S) form gave 2.4 and was kinder.)"""
+    from ringside.sim.sensors import shot_sigma_mm
+    p = SensorParams()
+    faint = shot_sigma_mm(p, 0.3, 2.1) / shot_sigma_mm(p, 0.3, 0.1)
+    bright = shot_sigma_mm(p, 14.0, 2.1) / shot_sigma_mm(p, 14.0, 0.1)
+    assert faint > 4.5 and bright < 1.05
+    # ST's sigma check (18 mm) then ends a grey 17 % target's range in daylight near the
+    # datasheet's 50 cm (table 11): K * rho / d^2 at 0.5 m
+    grey = p.signal_k_mcps_m2 * 0.17 / 0.5 ** 2
+    assert 16.0 < shot_sigma_mm(p, grey, 2.1) < 20.0
+
+
 def test_minimum_range_fail_near_the_lens():
     from ringfw.hal import STATUS_MIN_RANGE_FAIL
     arr = SensorArray(RING, params=quiet(), rng=7)
