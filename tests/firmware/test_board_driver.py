@@ -158,10 +158,25 @@ def test_the_models_photon_noise_counts_the_vcsel_time_the_drivers_registers_giv
     timeouts the driver leaves for its 33 ms budget decide: the sensor model's vcsel_us is
     that figure, not a free constant (docs/simulator.md)."""
     from ringside.sim.sensors import SensorParams
+    from ringside.sim.vl53l0x_regs import FINAL_RANGE_CONFIG_VCSEL_PERIOD, SYSTEM_SEQUENCE_CONFIG
+
+    def timeout(v):                 # ST's "(LSByte * 2^MSByte) + 1" macro periods
+        return (v & 0xFF) * (1 << (v >> 8)) + 1
+
+    def peak_vcsel_us(m):
+        # VL53L0X_calc_sigma_estimate's peakVcselDuration_us: 3 (2 at an 8-PCLK final
+        # range) x 2048 x (pre + final range timeouts, macro periods) x 1.655 ns
+        g = lambda reg: m.regs.get((0, reg), 0)  # noqa: E731
+        pre = timeout((g(0x51) << 8) | g(0x52))
+        final = timeout((g(0x71) << 8) | g(0x72))
+        if g(SYSTEM_SEQUENCE_CONFIG) & 0x40:
+            final -= pre            # the register holds pre + final (ST's setter)
+        width = 2 if (g(FINAL_RANGE_CONFIG_VCSEL_PERIOD) + 1) << 1 == 8 else 3
+        return ((width * 2048 * (pre + final) + 500) // 1000 * 1655 + 500) // 1000
+
     rig = make_rig()
     rig.sensors()
-    got = {m.peak_vcsel_us() for m in rig.models}
-    assert got == {round(SensorParams().vcsel_us)}
+    assert {peak_vcsel_us(m) for m in rig.models} == {round(SensorParams().vcsel_us)}
 
 
 def test_budget_below_the_drivers_minimum_is_refused(make_rig):

@@ -366,22 +366,6 @@ class VL53L0XModel:
             us += final_us + 550
         return max(us, 1000)
 
-    def peak_vcsel_us(self) -> int:
-        """How long the VCSEL emits in one measurement, as ST's sigma estimate counts it
-        (VL53L0X_calc_sigma_estimate's peakVcselDuration_us): 3 (2 at an 8-PCLK final
-        range) x 2048 x (pre-range + final-range timeouts in macro periods) x the 1.655 ns
-        PLL period. The model's photon noise takes its signal events from this
-        (sensors.SensorParams.vcsel_us)."""
-        g = lambda reg: self.regs.get((0, reg), 0)  # noqa: E731
-        final_vcsel = (g(FINAL_RANGE_CONFIG_VCSEL_PERIOD) + 1) << 1
-        pre_mclks = _decode_timeout((g(0x51) << 8) | g(0x52))
-        final_mclks = _decode_timeout((g(0x71) << 8) | g(0x72))
-        if g(SYSTEM_SEQUENCE_CONFIG) & 0x40:
-            final_mclks -= pre_mclks      # the register holds pre + final (ST's setter)
-        width = 2 if final_vcsel == 8 else 3
-        us = (width * 2048 * (pre_mclks + final_mclks) + 500) // 1000
-        return (us * 1655 + 500) // 1000
-
     def ref_spad_map(self) -> bytes:
         """The six reference SPAD enable bytes (0xB0..0xB5) as last written."""
         return bytes(self.regs.get((0, 0xB0 + k), 0) for k in range(6))
