@@ -785,10 +785,10 @@ class Tracker:
                 self.cand = -1
         elif st == _REST:
             if tdiff(now, self.t_seen) > _LOST_MS and self.cover[wrap(self.rest) // 100]:
-                dim = self.dev_n and not self.armed and self._dimmer(self.dev_k)
+                dim = self.dev_n >= 2 and not self.armed and self._dimmer(self.dev_k)
                 if dim:
-                    # no flick due, and the readings away from it far dimmer than the
-                    # marble: a knocked cone's floor, not where it went (_at_rest)
+                    # no flick due, and a chain of readings away from it far dimmer than
+                    # the marble: a knocked cone's floor, not where it went (_at_rest)
                     self.dev_n = 0
                 if self.dev_n >= 2 and tdiff(now, self.dev_t) < _LOST_MS:
                     # Gone from the rest point, but readings elsewhere keep agreeing that
