@@ -985,13 +985,15 @@ class Tracker:
             if self.miss_n < 3:
                 return
             v = self._chain_v(x, now)
-            if self.blind_a >= 0:
-                # The marble leaves the arc it rests in going away from it: a chain that
-                # runs back towards the arc and whose last step runs away began with a
-                # stray, however fast that step (a floor reading 72 deg on, then the marble
-                # out of the arc at 168 deg/s: taken at -137, run back into the arc, and
-                # landed blind there while it rolled on to 10 deg; misaimed:5, seed 3,
-                # flick 987, knocked while off)
+            if self.blind_a >= 0 and not -_OUT_V < v < _OUT_V:
+                # The marble leaves the arc it rests in going away from it: a fast chain
+                # that runs back towards the arc and whose last step runs away began with
+                # a stray, however fast that step (a floor reading 72 deg on, then the
+                # marble out of the arc at 168 deg/s: taken at -137, run back into the
+                # arc, and landed blind there while it rolled on to 10 deg; misaimed:5,
+                # seed 3, flick 987, knocked while off). Not a slow one: it is found where
+                # it slows (a chain at -18 deg/s made a flick of a +6 deg/s step; dead:2,
+                # seed 3, flick 901, and misaimed:2, seed 1, flick 536, before boot)
                 vb = self._step_v(x, now)
                 d = sdiff(wrap(x), self.blind_a)
                 if (v < 0 < vb and d > 0) or (vb < 0 < v and d < 0):
@@ -1651,8 +1653,8 @@ class Tracker:
         elif dim and tdiff(now, self.fast_t) > _STALE_MS and tdiff(now, self.kb_t) < _KB_MS:
             # Slow for 10 s with no verdict, and a reading as bright as the marble's came
             # just now: a far dimmer one is kept out of the still window (a knocked sensor's
-            # floor, blended with a marble resting beside it, 20-80 times dimmer, and
-            # another sensor's far readings of it, a degree or two apart, kept a track that
+            # floor, blended with a marble resting beside it, and another sensor's far
+            # readings of it, 9 times brighter and a degree or two apart, kept a track that
             # never held still: no verdict in 30 s; misaimed:2, seed 1, flick 0, knocked
             # while off). Not sooner: a healthy ring's marble at a window's end reads that
             # dim in its neighbour's, and its place is their blend (done at once, it cost

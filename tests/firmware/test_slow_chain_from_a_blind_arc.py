@@ -1,0 +1,28 @@
+"""A marble that landed blind, in the arc of a sensor that is dead or knocked, is flicked
+from there: the chain of readings that finds it leaving the arc decides the flick's speed.
+
+Stop 50 gave a chain that runs back towards the arc, with its last step running away, its
+last step's speed: such a chain began with a stray (misaimed:5, seed 3, flick 987, a trace in
+tests/traces). It did so for slow chains too, and turned a marble creeping out of the arc, to
+be found where it slows, into a fast flick:
+
+- dead:2, seed 3, flick 901: a chain at -18 deg/s, 70 deg from the arc, made a flick of a
+  +6 deg/s step; the flick got no verdict (accuracy 0.99887 over the first 902 flicks);
+- misaimed:2, seed 1, flick 536: a +4 deg/s step; the marble was landed blind at 90 deg with
+  confidence 5, space 7 for space 16 (accuracy 0.9981 over the first 540 flicks).
+
+The rule acts on fast chains only now. Both runs are the ring bench itself, the sensor
+knocked or dead while the board was off, from its saved calibration, up to the flick."""
+import pytest
+
+from ringside.bench import ring as bench
+
+
+@pytest.mark.parametrize("kind, sensor, seed, flick", [("dead", 2, 3, 901), ("misaimed", 2, 1, 536)])
+def test_a_slow_chain_out_of_a_blind_arc_is_found_where_it_slows(kind, sensor, seed, flick):
+    res = bench.run(flicks=flick + 1, seed=seed, fault_specs=[(kind, sensor)],
+                    saved_calibration=True, faults_before_boot=True)
+    assert res["faults_before_boot"] is True
+    assert flick not in [w["flick"] for w in res["wrong_landings"]], res["wrong_landings"]
+    assert res["misreported"] == 0 and res["false_off_ring"] == 0, res
+    assert res["accuracy"] == 1.0, res["wrong_landings"]
