@@ -12,8 +12,10 @@ be found where it slows, into a fast flick:
 - dead:2, seed 3: a chain at -18 deg/s, 70 deg from the arc, took a +378 deg/s step's speed at
   flick 198 (landed right, 72 ms sooner than now); from there the run's noise draws
   differ, and in that history flick 901 got no verdict (accuracy 0.99887 over the first 902
-  flicks). Flick 901 is not the rule's own act, and what left it without a verdict is not
-  yet traced (docs/simulator.md "Stop 51"): this run is kept as the run the suite measured.
+  flicks). Flick 901 is not the rule's own act (a flagged sensor found healthy again while a
+  flick was due from a blind landing in its arc; the marble reported `placed`, not landed),
+  and that path is not fixed (docs/simulator.md "Stop 51"): this run is kept as the run the
+  suite measured.
 
 The rule acts on fast chains only now. Both runs are the ring bench itself, the sensor
 knocked or dead while the board was off, from its saved calibration, up to the flick."""
