@@ -13,7 +13,8 @@ be found where it slows, into a fast flick:
   flick 198 (landed right, 72 ms sooner than now); from there the run's noise draws
   differ, and in that history flick 901 got no verdict (accuracy 0.99887 over the first 902
   flicks). Flick 901 is not the rule's own act (a flagged sensor found healthy again while a
-  flick was due from a blind landing in its arc; the marble reported `placed`, not landed),
+  flick was due from a blind landing in its arc; the marble, found at the arc's edge, was
+  reported `placed`, not landed, because the way out was taken from another sensor's arc),
   and that path is not fixed (docs/simulator.md "Stop 51"): this run is kept as the run the
   suite measured.
 
