@@ -992,8 +992,9 @@ class Tracker:
                 # marble out of the arc at 168 deg/s: taken at -137, run back into the
                 # arc, and landed blind there while it rolled on to 10 deg; misaimed:5,
                 # seed 3, flick 987, knocked while off). Not a slow one: it is found where
-                # it slows (a chain at -18 deg/s made a flick of a +6 deg/s step; dead:2,
-                # seed 3, flick 901, and misaimed:2, seed 1, flick 536, before boot)
+                # it slows (a chain at +6 deg/s made a flick of a -27 deg/s step, and a
+                # marble creeping out was landed blind on the wrong space; misaimed:2,
+                # seed 1, flick 536, before boot)
                 vb = self._step_v(x, now)
                 d = sdiff(wrap(x), self.blind_a)
                 if (v < 0 < vb and d > 0) or (vb < 0 < v and d < 0):
@@ -2007,6 +2008,12 @@ class Tracker:
                 # From where it landed blind, the way out of the arc it rests on.
                 below = wrap(self.arc_lo * 100 - wrap(x))
                 w = -1 if below <= wrap(wrap(x) - self.arc_hi * 100 - 99) else 1
+                if not self._in_arc(self.bl_was, self.bl_was):
+                    # its arc is seen again (its sensor came back while the marble moved):
+                    # the nearest blind arc is another's, or none. The way out is then the
+                    # side of the landing it rests on (the other arc's gave the wrong way,
+                    # and the flick was called "placed"; stop 50: dead:2, seed 3, flick 901)
+                    w = 1 if sdiff(wrap(x), self.bl_was) > 0 else -1
                 # ... if it moved out: a marble set down by hand beside the arc (after a
                 # blind landing that was wrong: it had left the ring) is found where it
                 # rests, and was landed as the flick due (stuck:2, seed 2, flick 575: 0.5 deg)

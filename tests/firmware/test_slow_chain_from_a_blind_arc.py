@@ -14,9 +14,10 @@ be found where it slows, into a fast flick:
   differ, and in that history flick 901 got no verdict (accuracy 0.99887 over the first 902
   flicks). Flick 901 is not the rule's own act (a flagged sensor found healthy again while a
   flick was due from a blind landing in its arc; the marble, found at the arc's edge, was
-  reported `placed`, not landed, because the way out was taken from another sensor's arc),
-  and that path is not fixed (docs/simulator.md "Stop 51"): this run is kept as the run the
-  suite measured.
+  reported `placed`, not landed, because the way out was taken from another sensor's arc;
+  docs/simulator.md "Stop 51"). That path is fixed since stop 52, and tested on hand-made
+  readings in test_blind_landing_seen_again.py; this run is kept as the run the suite
+  measured.
 
 The rule acts on fast chains only now. Both runs are the ring bench itself, the sensor
 knocked or dead while the board was off, from its saved calibration, up to the flick."""
