@@ -1698,6 +1698,12 @@ class Tracker:
             self.flicked = True
             self.self_start = False
             self.dir = 1 if self.sm > self.start else -1
+            if self.bl_was >= 0 and sdiff(wrap(self.start), self.bl_was) * self.dir > 0:
+                # found at the edge of the arc it had landed blind in (bl_was), and rolling
+                # on away from it: the flick due, from that landing, as _settle counts one
+                # that stops sooner (from where it was found, 13 deg short of it)
+                self.start -= self.dir * wrap((self.start - self.bl_was) * self.dir)
+                self.bl_was = -1
             self.ext = self.sm
             self.ext_t = now
             self.tp_last = self.start

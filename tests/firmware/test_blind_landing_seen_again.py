@@ -12,8 +12,9 @@ into sensor 5's arc, to 192, and lands blind; then a slow flick takes it out of 
 sensor 5 answers again on the way. The other arc gave the right way when it lay beyond the
 arc's far end, and the wrong one beyond its near end: both are here.
 
-(A marble found at the arc's edge that rolls on more than _SETTLE_MAX, 10 deg, is a flick
-from where it was found, by _track: not this path. These flicks stop within it.)"""
+A marble found at the arc's edge that rolls on more than _SETTLE_MAX (10 deg) is taken for a
+flick by _track, before it rests. Its travel counted from where it was found, 13 deg short
+of the landing before; it counts from that landing now, as _settle's does (last test)."""
 import random
 
 import pytest
@@ -122,3 +123,21 @@ def test_a_marble_set_down_just_beside_the_arc_is_placed_whether_or_not_the_sens
     for back_at, other in ((None, 2), (185.0, 2), (185.0, 8)):
         tr, _blind_cd, evs = _out_slowly(180.4, back_at, 1, other)
         assert T.EV_LANDED not in kinds(evs) and T.EV_PLACED in kinds(evs), (back_at, evs)
+
+
+@pytest.mark.parametrize("back_at", [None, 200.0])
+@pytest.mark.parametrize("to", [170.0, 218.0])
+def test_a_slow_flick_that_rolls_on_past_where_it_was_found_counts_from_the_blind_landing(to, back_at):
+    # Found at the arc's edge (181 or 203), it rolls on 11-15 deg: taken for a flick as it
+    # rolls, not when it rests. Its travel counts from where it landed blind, the way it
+    # went, so that the two landings' places and the travel agree (from where it was found,
+    # the 218 flick's travel was +13 deg for the +32 deg between the landings)
+    for seed in (1, 2):
+        tr, blind_cd, evs = _out_slowly(to, back_at, seed, 2)
+        moving = [e for k, e in evs if k == T.EV_MOVING]
+        landed = [e for k, e in evs if k == T.EV_LANDED]
+        assert len(moving) == 1 and len(landed) == 1, evs
+        assert moving[0][:2] == [blind_cd, 1 if to > IN_ARC else -1], evs
+        sp, _nb, ang, trv = landed[0][:4]
+        assert sp == tr.side.space_at(int(to * 100)), evs
+        assert abs(trv - (ang - blind_cd)) <= 1, evs
