@@ -141,3 +141,25 @@ def test_a_slow_flick_that_rolls_on_past_where_it_was_found_counts_from_the_blin
         sp, _nb, ang, trv = landed[0][:4]
         assert sp == tr.side.space_at(int(to * 100)), evs
         assert abs(trv - (ang - blind_cd)) <= 1, evs
+
+
+@pytest.mark.xfail(strict=True, reason="open: the rolls-on rule also takes a fast flick of a marble set down "
+                   "beside the arc for one out of it (docs/simulator.md \"Stop 52\")")
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_marble_set_down_beside_the_arc_and_flicked_at_once_counts_from_where_it_was_set_down(seed):
+    # With a flick due, the marble is set down at 179.5, 1.5 deg beside the arc it landed
+    # blind in, and flicked hard within 0.3 s, before it is seen still (on the bench: dead:2,
+    # seed 3, flick 979, set down after an off-ring flick, flicked at 277 deg/s, travel
+    # -342.7 deg for -321.4, 21 deg from the blind landing). It did not come out of the arc:
+    # its travel counts from where it was set down. (Measured: the rule held to a marble
+    # slower than _OUT_V, as one creeping out of the arc is, gives it; not built.)
+    tr, t, rnd, _blind_cd = _landed_blind(seed, 2)
+    tr.arm()
+    t = _roll(tr, t, 179.5, 179.5, 300, rnd, lambda at: (S, 2))
+    t = _roll(tr, t, 179.5, 120.0, 900, rnd, lambda at: (S, 2))
+    _roll(tr, t, 120.0, 120.0, 8000, rnd, lambda at: (S, 2))
+    landed = [e for k, e in events(tr) if k == T.EV_LANDED]
+    assert len(landed) == 1, landed
+    sp, _nb, ang, trv = landed[0][:4]
+    assert sp == tr.side.space_at(12000), landed
+    assert abs(trv / 100.0 - (ang / 100.0 - 179.5)) < 2.0, landed
