@@ -151,8 +151,10 @@ def test_a_marble_set_down_beside_the_arc_and_flicked_at_once_counts_from_where_
     # blind in, and flicked hard within 0.3 s, before it is seen still (on the bench: dead:2,
     # seed 3, flick 979, set down after an off-ring flick, flicked at 277 deg/s, travel
     # -342.7 deg for -321.4, 21 deg from the blind landing). It did not come out of the arc:
-    # its travel counts from where it was set down. (Measured: the rule held to a marble
-    # slower than _OUT_V, as one creeping out of the arc is, gives it; not built.)
+    # its travel counts from where it was set down. (Measured, not built: the rule held to a
+    # marble slower than _OUT_V, as one creeping out of the arc is, gives it, and on the bench
+    # also gives back the rule's 2.8 deg on stuck:9, seed 1, flick 62, a fast flick that did
+    # come out of the arc.)
     tr, t, rnd, _blind_cd = _landed_blind(seed, 2)
     tr.arm()
     t = _roll(tr, t, 179.5, 179.5, 300, rnd, lambda at: (S, 2))
