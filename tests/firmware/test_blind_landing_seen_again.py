@@ -19,26 +19,13 @@ import random
 
 import pytest
 
-from ringfw import hal
 from ringfw import tracker as T
 
-from tests.firmware.test_tracker_faults import DIM, MARBLE, RING, kinds, resting
-from tests.firmware.test_tracker_start import events, seen_by
+from tests.firmware.test_tracker_faults import _round_without, kinds, resting
+from tests.firmware.test_tracker_start import events
 
 S = 5                    # off the bus, then back: its arc, 181-203, is where the marble lands
 IN_ARC = 192.0
-
-
-def _round(tr, t, at, rnd, gone):
-    seen = dict(seen_by(at % 360.0))
-    for i in range(RING.sensor_count):
-        if i in gone:
-            tr.feed(t, i, hal.RANGE_NO_TARGET, hal.STATUS_NO_ANSWER, -1)
-        elif i in seen:
-            tr.feed(t, i, seen[i] + rnd.choice((-1, 0, 0, 1)), hal.STATUS_VALID, MARBLE)
-        else:
-            tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
-    tr.tick(t)
 
 
 def _roll(tr, t, a0, a1, ms, rnd, gone):
@@ -48,7 +35,7 @@ def _roll(tr, t, a0, a1, ms, rnd, gone):
         t += 34
         u = min(1.0, (t - t0) / ms)
         at = a0 + (a1 - a0) * (1 - (1 - u) ** 2)
-        _round(tr, t, at, rnd, gone(at))
+        _round_without(tr, t, at, rnd, gone(at))
     return t
 
 

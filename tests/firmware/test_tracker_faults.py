@@ -397,10 +397,12 @@ def test_a_sensor_flagged_for_nonsense_is_trusted_again_only_once_it_sees_the_ma
 
 
 def _round_without(tr, t, marble_deg, rnd, gone):
-    """One schedule round in which sensor `gone` gives no answer (it is off the bus)."""
+    """One schedule round in which sensor `gone` (or each of a tuple of them) gives no answer
+    (it is off the bus)."""
     seen = dict(seen_by(marble_deg % 360.0))
+    gone = gone if isinstance(gone, tuple) else (gone,)
     for i in range(RING.sensor_count):
-        if i == gone:
+        if i in gone:
             tr.feed(t, i, hal.RANGE_NO_TARGET, hal.STATUS_NO_ANSWER, -1)
         elif i in seen:
             tr.feed(t, i, seen[i] + rnd.choice((-1, 0, 0, 1)), hal.STATUS_VALID, MARBLE)
