@@ -68,6 +68,12 @@ _BL_FOUND = const(300)     # cd: found this near where it landed blind, it was n
 _FG_N = const(8)           # readings of a run at a window's far fringe that find a marble
 _FG_GAP = const(300)       # ms: the most between two of them
 _BL_OUT = const(150)       # cd a marble found at a blind arc's edge must move out to be a flick
+# A marble found there, moving, that rolls on past _SETTLE_MAX is at least 23.5 deg/s fast
+# (74 mm/s at r = 180 mm stops in 10 deg, at 50 mm/s^2 + 0.8/s: docs/simulator.md): it is out
+# of _SET_CD in 142 ms. Read within it later than this (142 ms and a sensor's 34 ms period),
+# it was at rest there: a marble set down beside the arc (from a wrong blind landing)
+_SET_CD = const(300)
+_SET_MS = const(180)
 _CHAIN_MS = const(200)     # readings further apart than this do not make a chain
 _FOCUS_V = const(3000)     # cd/s: slower than this, the one sensor that sees it ranges more
 _FOCUS_GAP = const(100)    # ms: ... unless it has not seen the marble for this long
@@ -456,6 +462,7 @@ class Tracker:
                         self.bw_a = self.pos
                 elif self.blind_a >= 0 and self.armed:
                     self.bl_was = self.blind_a   # found at the arc's edge: where it rests decides
+                    self.bf_t = now
                     self.bw_a = wrap(self.pos)   # (and where it was found: _settle)
                 self.blind_a = -1
                 self.bl_dir = 0
@@ -1684,6 +1691,9 @@ class Tracker:
         self.seen = self.pos
         if self.trk_n < 255:
             self.trk_n += 1
+        if self.bf_t >= 0 and not self.flicked and -_SET_CD < x - self.start < _SET_CD \
+                and tdiff(now, self.bf_t) > _SET_MS:
+            self.bf_t = -1   # still where it was found at the blind arc's edge: it was at rest
         if self.flicked:
             if self.self_start and self.armed and not -_SELF_V < self.vel < _SELF_V:
                 self.self_start = False   # the flick that was due came while it crept
@@ -1698,10 +1708,12 @@ class Tracker:
             self.flicked = True
             self.self_start = False
             self.dir = 1 if self.sm > self.start else -1
-            if self.bl_was >= 0 and sdiff(wrap(self.start), self.bl_was) * self.dir > 0:
+            if self.bl_was >= 0 and self.bf_t >= 0 and sdiff(wrap(self.start), self.bl_was) * self.dir > 0:
                 # found at the edge of the arc it had landed blind in (bl_was), and rolling
                 # on away from it: the flick due, from that landing, as _settle counts one
-                # that stops sooner (from where it was found, 13 deg short of it)
+                # that stops sooner (from where it was found, 13 deg short of it). Not if it
+                # stayed where it was found (bf_t): set down there, and flicked afresh (dead:2,
+                # seed 3, flick 979: at rest 1 s, then 277 deg/s; from the landing, 21 deg out)
                 self.start -= self.dir * wrap((self.start - self.bl_was) * self.dir)
                 self.bl_was = -1
             self.ext = self.sm

@@ -73,6 +73,7 @@ def tracker(self, ring):
     self.fg_t = 0
     self.fg_s = 0
     self.bl_was = -1                          # found at the edge of the arc it landed blind in
+    self.bf_t = -1                            # ... when (-1: it stayed there: at rest, _track)
     self.bw_from = -1                         # found after leaving a blind arc unseen: where
     self.bw_a = 0                             # ... it landed blind, where it was found; its
                                               # ... way is the track's once it moved _BW_D
