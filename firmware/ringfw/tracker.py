@@ -71,9 +71,14 @@ _BL_OUT = const(150)       # cd a marble found at a blind arc's edge must move o
 # A marble found there, moving, that rolls on past _SETTLE_MAX is at least 23.5 deg/s fast
 # (74 mm/s at r = 180 mm stops in 10 deg, at 50 mm/s^2 + 0.8/s: docs/simulator.md): it is out
 # of _SET_CD in 142 ms. Read within it later than this (142 ms and a sensor's 34 ms period),
-# it was at rest there: a marble set down beside the arc (from a wrong blind landing)
+# it was at rest there: a marble set down beside the arc (from a wrong blind landing). Dim
+# readings put a rolling marble nearer than it is, by up to their sigma (the reading that found
+# it, and this one), and each degree more to roll takes the slowing marble about 60 ms (4 deg:
+# 198 ms, 5: 259, 6: 329): so _SET_K ms more per 100 cd of each reading's sigma
 _SET_CD = const(300)
 _SET_MS = const(180)
+_SET_K = const(60)
+_SET_SIG = const(300)      # cd: the most of one reading's sigma counted (+180 ms)
 _CHAIN_MS = const(200)     # readings further apart than this do not make a chain
 _FOCUS_V = const(3000)     # cd/s: slower than this, the one sensor that sees it ranges more
 _FOCUS_GAP = const(100)    # ms: ... unless it has not seen the marble for this long
@@ -462,7 +467,9 @@ class Tracker:
                         self.bw_a = self.pos
                 elif self.blind_a >= 0 and self.armed:
                     self.bl_was = self.blind_a   # found at the arc's edge: where it rests decides
-                    self.bf_t = now
+                    # (bf_t: when, put later by this reading's sigma: _SET_K)
+                    g = self.rsig if self.rsig < _SET_SIG else _SET_SIG
+                    self.bf_t = tadd(now, g * _SET_K // 100)
                     self.bw_a = wrap(self.pos)   # (and where it was found: _settle)
                 self.blind_a = -1
                 self.bl_dir = 0
@@ -1692,8 +1699,13 @@ class Tracker:
         if self.trk_n < 255:
             self.trk_n += 1
         if self.bf_t >= 0 and not self.flicked and -_SET_CD < x - self.start < _SET_CD \
-                and tdiff(now, self.bf_t) > _SET_MS:
-            self.bf_t = -1   # still where it was found at the blind arc's edge: it was at rest
+                and tdiff(now, self.bf_t) > _SET_MS + (
+                    self.rsig if self.rsig < _SET_SIG else _SET_SIG) * _SET_K // 100:
+            # still where it was found at the blind arc's edge: it was at rest. (Dim readings
+            # of a marble rolling out at 30 deg/s read it 1.5 deg ahead when found, then 2-3
+            # deg behind: one 208 ms on fell within _SET_CD; before-boot stuck:2, seed 3,
+            # flick 446, stop 53)
+            self.bf_t = -1
         if self.flicked:
             if self.self_start and self.armed and not -_SELF_V < self.vel < _SELF_V:
                 self.self_start = False   # the flick that was due came while it crept
@@ -1716,6 +1728,7 @@ class Tracker:
                 # seed 3, flick 979: at rest 1 s, then 277 deg/s; from the landing, 21 deg out)
                 self.start -= self.dir * wrap((self.start - self.bl_was) * self.dir)
                 self.bl_was = -1
+                self.bf_t = -1
             self.ext = self.sm
             self.ext_t = now
             self.tp_last = self.start
@@ -2047,6 +2060,7 @@ class Tracker:
                 self.turns = 0
                 self._event(EV_MOVING, self.bl_was, w, 0, 0, 0, 0)
             self.bl_was = -1
+            self.bf_t = -1
         # the marble has been still since the first still window began (that window saw
         # no motion): the rest began then, not at the landing
         since = tadd(self.first_still, -self.still_w) if self.first_still >= 0 else now
@@ -2271,6 +2285,7 @@ class Tracker:
         self.bl_dir = 0
         self.bl_a = -1
         self.bl_was = -1
+        self.bf_t = -1
         if not flicked:
             self._event(EV_PLACED, k, a, 0, 0, 0, 0)   # set down there, not flicked: no landing
             return
@@ -3028,6 +3043,7 @@ class Tracker:
         if kind == EV_LOST or kind == EV_OFF_RING:
             self.blind_a = -1
             self.bl_was = -1
+            self.bf_t = -1
         if kind == EV_LOST or kind == EV_OFF_RING or kind == EV_PLACED:
             self.revise = -1      # no landing to move on from any more
             self.redo = False

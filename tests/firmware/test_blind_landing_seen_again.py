@@ -15,16 +15,18 @@ arc's far end, and the wrong one beyond its near end: both are here.
 A marble found at the arc's edge that rolls on more than _SETTLE_MAX (10 deg) is taken for a
 flick by _track, before it rests. Its travel counted from where it was found, 13 deg short
 of the landing before; it counts from that landing now, as _settle's does. Unless it stayed
-where it was found longer than a marble still rolling from the flick can (_SET_MS): then it
-was set down there by hand, and the flick is a new one, from there (the last tests)."""
+where it was found longer than a marble still rolling from the flick can (_SET_MS, and more
+for dim readings, which may read it nearer than it is): then it was set down there by hand,
+and the flick is a new one, from there (the last tests)."""
 import random
 
 import pytest
 
 from ringfw import tracker as T
 
-from tests.firmware.test_tracker_faults import _round_without, kinds, resting
-from tests.firmware.test_tracker_start import events
+from ringfw import hal
+from tests.firmware.test_tracker_faults import DIM, MARBLE, _round_without, kinds, resting
+from tests.firmware.test_tracker_start import RING, events, seen_by
 
 S = 5                    # off the bus, then back: its arc, 181-203, is where the marble lands
 IN_ARC = 192.0
@@ -132,15 +134,54 @@ def test_a_slow_flick_that_rolls_on_past_where_it_was_found_counts_from_the_blin
         assert abs(trv - (ang - blind_cd)) <= 1, evs
 
 
-@pytest.mark.parametrize("rest_ms", [300, 1000])
+@pytest.mark.parametrize("seed", [1, 2, 3])
+def test_a_flick_out_of_the_arc_read_dimly_behind_the_marble_counts_from_the_blind_landing(seed):
+    # Found at the arc's edge at 23 deg/s, the marble's next readings are dim (1.6-1.7 deg
+    # sigma, signal 100 against the marble's usual 1200) and 2 deg behind it, as a window's far
+    # end reads a moving marble (before-boot stuck:2, seed 3, flick 446, stop 53: found 1.5 deg
+    # ahead of a marble at 30 deg/s, then read 2-3 deg behind it). One of them falls within
+    # _SET_CD of where it was found 200-270 ms on: later than a marble read as it is can stay
+    # there, not later than one read that dimly can. It rolls on to 168: a flick out of the
+    # arc, counted from the blind landing (stop 53's firmware counted seeds 2 and 3 from where
+    # it was found, 6 deg short).
+    tr, t, rnd, blind_cd = _landed_blind(seed, 2)
+    tr.arm()
+    t0 = t
+    while t < t0 + 9000:
+        t += 34
+        u = min(1.0, (t - t0) / 1500)
+        at = IN_ARC + (168.0 - IN_ARC) * (1 - (1 - u) ** 2)
+        dim = tr.state != T._NONE and at > 174.0 and t - t0 < 1500
+        seen = dict(seen_by((at + 2.0 if dim else at) % 360.0))
+        for i in range(RING.sensor_count):
+            if i in (S, 2):
+                tr.feed(t, i, hal.RANGE_NO_TARGET, hal.STATUS_NO_ANSWER, -1)
+            elif i in seen:
+                tr.feed(t, i, seen[i] + rnd.choice((-1, 0, 0, 1)), hal.STATUS_VALID, 100 if dim else MARBLE)
+            else:
+                tr.feed(t, i, hal.RANGE_OUT_OF_RANGE, hal.STATUS_SIGNAL_FAIL, DIM)
+        tr.tick(t)
+    evs = events(tr)
+    moving = [e for k, e in evs if k == T.EV_MOVING]
+    landed = [e for k, e in evs if k == T.EV_LANDED]
+    assert len(moving) == 1 and len(landed) == 1, evs
+    assert moving[0][:2] == [blind_cd, -1], evs
+    sp, _nb, ang, trv = landed[0][:4]
+    assert sp == tr.side.space_at(16800) and abs(ang / 100.0 - 168.0) < 1.0, evs
+    assert abs(trv - (ang - blind_cd)) <= 1, evs
+
+
+@pytest.mark.parametrize("rest_ms", [400, 1000])
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_marble_set_down_beside_the_arc_and_flicked_counts_from_where_it_was_set_down(seed, rest_ms):
     # With a flick due, the marble is set down at 179.5, 1.5 deg beside the arc it landed
-    # blind in, and flicked hard 0.3 s or 1 s later, before it is seen still (on the bench:
+    # blind in, and flicked hard 0.4 s or 1 s later, before it is seen still (on the bench:
     # dead:2, seed 3, flick 979, set down after an off-ring flick, at rest 1 s, flicked at
     # 277 deg/s: travel -342.7 deg for -321.4, 21 deg from the blind landing, stop 52). It did
     # not come out of the arc: it stayed where it was found (_SET_MS), and its travel counts
-    # from where it was set down.
+    # from where it was set down. (It is found 0.1 s after it is set down; with these
+    # readings' sigma, 0.5 deg, a reading within _SET_CD 236 ms later means at rest. Flicked
+    # sooner than that, 0.3 s after it was set down, it counts from the landing.)
     tr, t, rnd, _blind_cd = _landed_blind(seed, 2)
     tr.arm()
     t = _roll(tr, t, 179.5, 179.5, rest_ms, rnd, lambda at: (S, 2))
