@@ -22,9 +22,9 @@ import random
 
 import pytest
 
+from ringfw import hal
 from ringfw import tracker as T
 
-from ringfw import hal
 from tests.firmware.test_tracker_faults import DIM, MARBLE, _round_without, kinds, resting
 from tests.firmware.test_tracker_start import RING, events, seen_by
 
@@ -136,11 +136,11 @@ def test_a_slow_flick_that_rolls_on_past_where_it_was_found_counts_from_the_blin
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_a_flick_out_of_the_arc_read_dimly_behind_the_marble_counts_from_the_blind_landing(seed):
-    # Found at the arc's edge at 23 deg/s, the marble's next readings are dim (1.6-1.7 deg
+    # Found at the arc's edge at 22 deg/s, the marble's next readings are dim (1.6-1.7 deg
     # sigma, signal 100 against the marble's usual 1200) and 2 deg behind it, as a window's far
     # end reads a moving marble (before-boot stuck:2, seed 3, flick 446, stop 53: found 1.5 deg
     # ahead of a marble at 30 deg/s, then read 2-3 deg behind it). One of them falls within
-    # _SET_CD of where it was found 200-270 ms on: later than a marble read as it is can stay
+    # _SET_CD of where it was found 200-240 ms on: later than a marble read as it is can stay
     # there, not later than one read that dimly can. It rolls on to 168: a flick out of the
     # arc, counted from the blind landing (stop 53's firmware counted seeds 2 and 3 from where
     # it was found, 6 deg short).
