@@ -4,6 +4,8 @@ VENV    ?= .venv
 VPY     := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed
 PORT    ?= /dev/ttyACM0
+# make deploy: the modules to the board's ROMFS partition when it has one (auto), always (yes), never (no)
+ROMFS   ?= auto
 
 .PHONY: run run-ring test venv firmware deploy docs bench bench-suite clean
 
@@ -40,7 +42,7 @@ docs: $(STAMP)
 # board's calibration.json (docs/board.md "Updating the firmware").
 deploy: firmware
 	$(VENV)/bin/ringside release --port $(PORT)
-	$(VPY) -m ringside.app.deploy --port $(PORT) build/firmware
+	$(VPY) -m ringside.app.deploy --port $(PORT) --romfs $(ROMFS) build/firmware
 
 bench: $(STAMP)
 	$(VENV)/bin/ringside bench ring --flicks 2000 --seed 1 --json

@@ -42,8 +42,10 @@ def test_build_output_holds_everything_the_board_needs(built):
     out, res = built
     assert res.returncode == 0, res.stderr
     files = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file()
-                   and p.name != "package.json")
+                   and p.name not in ("package.json", bf.ROMFS_IMAGE))
     assert (out / "package.json").is_file()           # the build's own mip manifest
+    assert (out / bf.ROMFS_IMAGE).read_bytes()[:3] == b"\xd2\xcd\x31"   # and its ROMFS image
+    assert "and %s, the modules as a ROMFS image" % bf.ROMFS_IMAGE in res.stdout
     assert not (out / "calibration.json").exists()    # never: the board's calibration is its own
     want = sorted(["main.py", "ring.json", "lib/adafruit_vl53l0x.mpy",
                    "lib/adafruit_bus_device/__init__.mpy",
@@ -227,7 +229,7 @@ def test_the_build_manifest_installs_the_mpy_files_without_the_network(built, mo
     tr = _FakeTransport()
     mip._install_package(tr, str(out / "package.json"), "https://index.invalid", "", None, True)
     board = {p.relative_to(out).as_posix() for p in out.rglob("*")
-             if p.is_file() and p.name != "package.json"}
+             if p.is_file() and p.name not in ("package.json", bf.ROMFS_IMAGE)}
     assert set(tr.files) == {"/" + f for f in board}
     assert not any(f.startswith("/ringfw/") and f.endswith(".py") for f in tr.files)
     for f in board:

@@ -82,14 +82,19 @@ class SimBoard(SerialTransport):
 
         return BoardOS
 
+    def _modules(self):
+        """The board's own modules, by name (the rest are CPython's): its `os`. No `vfs`,
+        as on a MicroPython without ROMFS."""
+        return {"os": self._os()}
+
     def exec_raw(self, command, timeout=10, data_consumer=None):
         self.commands.append(command)
         out = io.StringIO()
         real_import = builtins.__import__
-        board_os = self._os()
+        mods = self._modules()
 
         def imp(name, *a, **kw):
-            return board_os if name == "os" else real_import(name, *a, **kw)
+            return mods[name] if name in mods else real_import(name, *a, **kw)
 
         bi = dict(vars(builtins))
         bi.update(open=lambda p, mode="r", *a: builtins.open(self._p(p), mode),
@@ -113,19 +118,10 @@ class SimBoard(SerialTransport):
         self.resets += 1
 
 
-@pytest.fixture(scope="module")
-def build(tmp_path_factory):
-    out = tmp_path_factory.mktemp("fw") / "firmware"
-    res = subprocess.run([sys.executable, "-m", "ringside.app.build_firmware", str(out)],
-                         capture_output=True, text=True, cwd=ROOT)
-    assert res.returncode == 0, res.stderr
-    return out
-
-
 def _calibrated_board(tmp_path, build):
     """A board running an older firmware, calibrated by `ringside calibrate` (calsave)."""
     flash = tmp_path / "flash"
-    shutil.copytree(build, flash)
+    shutil.copytree(build, flash, ignore=shutil.ignore_patterns(*dp._HOST_ONLY))
     (flash / "ringfw" / "boot.mpy").write_bytes(b"M\x06old firmware")
     (flash / "ringfw" / "oldmodule.mpy").write_bytes(b"M\x06gone in this build")
     ring = geometry.load(str(flash / "ring.json"))
@@ -146,9 +142,8 @@ def test_deploy_leaves_the_calibration_byte_for_byte(tmp_path, build):
     assert rep["calibration"] == "kept"
     assert "/ringfw/boot.mpy" in rep["copied"] and "/ring.json" in rep["same"]
     assert "/ringfw/oldmodule.mpy" in rep["removed"]
-    for p in build.rglob("*"):
-        if p.is_file():
-            assert (flash / p.relative_to(build)).read_bytes() == p.read_bytes(), p
+    for path, p in dp.build_files(build):
+        assert (flash / path.lstrip("/")).read_bytes() == p.read_bytes(), p
     # and the board, booting the new firmware, still applies it
     again = geometry.load(str(flash / "ring.json"))
     assert again.calibrated and list(again.off16) == list(ring.off16)
@@ -275,7 +270,7 @@ def test_a_good_release_goes_on_to_the_deploy(tmp_path):
     calls = log.read_text().splitlines()
     assert res.returncode == 0, res.stderr
     i = next(k for k, c in enumerate(calls) if c.startswith("ringside release"))
-    assert "-m ringside.app.deploy --port /dev/ttyX build/firmware" in calls[i + 1]
+    assert "-m ringside.app.deploy --port /dev/ttyX --romfs auto build/firmware" in calls[i + 1]
 
 
 # ----- ringside release: the app's `repl` command, or a board at the REPL already -----

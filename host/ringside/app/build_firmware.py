@@ -10,6 +10,11 @@ Output (what `make deploy` copies to the board's filesystem root):
     package.json                    a mip manifest of the files above (the .mpy path for
                                     `mpremote mip install --target / build/firmware/package.json`,
                                     no network); `make deploy` does not copy it to the board
+    ringside.romfs                  the same .mpy files as a ROMFS image (ringfw/ and the
+                                    Adafruit libraries at its root), for a board whose
+                                    MicroPython has a ROMFS partition: run in place from flash,
+                                    not copied into the heap (`make deploy` writes it there
+                                    when the board has one; docs/firmware.md "ROMFS")
 
 Never a calibration.json: the board's calibration is its own (ringfw.calfile.CAL_FILE).
 
@@ -63,6 +68,7 @@ BUS_DEVICE_RAW = "https://raw.githubusercontent.com/adafruit/Adafruit_CircuitPyt
 BUS_DEVICE_DIST = "adafruit-circuitpython-busdevice"
 DRIVER_DIST = "adafruit-circuitpython-vl53l0x"
 BUILD_MANIFEST = "package.json"     # the build's own mip manifest (the .mpy files)
+ROMFS_IMAGE = "ringside.romfs"      # the .mpy files as a ROMFS image (mpremote's writer)
 DOCS = ROOT / "docs" / "board.md"
 
 
@@ -191,7 +197,36 @@ def build(out: Path) -> list[tuple[str, int]]:
     files = sorted((p.relative_to(out).as_posix(), p.stat().st_size)
                    for p in out.rglob("*") if p.is_file())
     (out / BUILD_MANIFEST).write_text(build_manifest_text([rel for rel, _ in files]))
+    (out / ROMFS_IMAGE).write_bytes(romfs_image(out))
     return files
+
+
+def romfs_image(build: Path) -> bytes:
+    """The build's modules as a ROMFS image (mpremote's VfsRomWriter, the format `mpremote
+    romfs deploy` writes): ringfw/*.mpy, and the Adafruit libraries at the image's root (the
+    rp2 port puts /rom, not /rom/lib, first on sys.path). A board imports them from /rom
+    before its own filesystem, and runs their bytecode in place: a .mpy on a ROMFS is not
+    copied into the heap (MicroPython >= 1.25, docs/firmware.md "ROMFS")."""
+    from mpremote.romfs import VfsRomWriter
+    w = VfsRomWriter()
+
+    def tree(d: Path) -> None:
+        for p in sorted(d.iterdir()):
+            if p.is_dir():
+                w.opendir(p.name)
+                tree(p)
+                w.closedir()
+            elif p.suffix == ".mpy":
+                w.mkfile(p.name, p.read_bytes())
+
+    if not (build / "ringfw").is_dir():
+        raise BuildError("%s has no ringfw/: not a firmware build" % build)
+    w.opendir("ringfw")
+    tree(build / "ringfw")
+    w.closedir()
+    if (build / "lib").is_dir():
+        tree(build / "lib")
+    return w.finalise()
 
 
 def build_manifest_text(rels: list[str]) -> str:
@@ -401,6 +436,8 @@ def main(argv: list[str] | None = None) -> int:
     total = sum(s for _, s in files)
     print("  %-*s %7d B in %d files" % (width, "total", total, len(files)))  # noqa: PLE1307 (ruff misreads the * width)
     print("  and %s, a mip manifest of them (not copied by make deploy)" % BUILD_MANIFEST)
+    print("  and %s, the modules as a ROMFS image (%d B), for a board with a ROMFS partition"
+          % (ROMFS_IMAGE, (Path(args.out) / ROMFS_IMAGE).stat().st_size))
     return 0
 
 

