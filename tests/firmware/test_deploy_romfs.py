@@ -2,8 +2,8 @@
 
 The board is test_rescue_deploy's SimBoard (mpremote's own serial transport; CPython plays
 the board against a directory standing for its flash) with a `vfs.rom_ioctl` over a
-bytearray standing for the partition, answering as the rp2 port's does (segments, erase,
-write, the erase block). After the partition is written and the board reset, the image is
+bytearray standing for a memory-mapped partition, answering as mpremote's `romfs deploy`
+expects (segments, erase, write, the erase block; the RP2040's 4 KB sectors and 256 B pages). After the partition is written and the board reset, the image is
 "mounted": unpacked under /rom, so the board's file listing sees what a board would. The
 image the board holds is then booted in the real MicroPython VM, from /rom.
 """
