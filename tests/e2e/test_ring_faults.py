@@ -315,7 +315,12 @@ def test_with_a_noisy_sensor_the_landings_stay_right():
     # ever holding) and one off_ring (flick 9) of a marble on the ring
     b, res, n0 = _broken(3, 0, "noisy", 24)
     _assert_right(res, 23)   # (one flick may give no result: the still window, not the fault)
-    assert [f["why"] for _, k, f in b.frames if k == "sensor_fault" and f["id"] == 0] == ["noisy"]
+    # flagged once, by what it is first seen doing: its scatter at rest ("noisy"), or its
+    # readings contradicting the track ("nonsense"). From seed 3's one-pass calibration it was
+    # the scatter, at 17.5 s; from the two-pass one (stop 55) the contradictions, at 60 s.
+    assert [f["why"] for _, k, f in b.frames if k == "sensor_fault" and f["id"] == 0] in (
+        ["noisy"], ["nonsense"])
+    assert not [f for _, k, f in b.frames if k == "sensor_fault" and f["id"] != 0]
 
 
 def test_two_faults_make_the_ring_degraded_naming_the_sensors():
