@@ -301,7 +301,7 @@ def _stage_heap_tree(d: Path, ring_bytes: bytes | None = None, romfs: bool = Fal
 # before the ballast), so it is not counted, as flash is not. Bytecode on a ROMFS runs in
 # place (MicroPython >= 1.25; the VM is 1.27), so only the modules' objects and names
 # reach the heap.
-ROMFS_FILE = "ringside.romfs"
+from ringside.app.build_firmware import ROMFS_IMAGE as ROMFS_FILE  # noqa: E402 - the build's name for it
 _ROMFS_MOUNT = """import vfs
 _flash = open('/input/%s', 'rb').read()
 vfs.mount(vfs.VfsRom(_flash), '/rom')
