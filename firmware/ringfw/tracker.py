@@ -1654,6 +1654,21 @@ class Tracker:
                 # stuck sensor 2's arc as the marble rolled on; stuck:2, seed 1, flick 400.)
                 self.nonsense[i] += 1
                 return
+            s0 = self.miss_x0 - self.start
+            s1 = x - self.start
+            if self.trk_n == 0 and (s0 > 300 and s1 < -300 and c < -v - 6000
+                                    or s0 < -300 and s1 > 300 and c > v + 6000):
+                # Before any reading of the track: a chain that began on one side of the rest
+                # and steps back across it to the other, faster than a marble turns. The
+                # step is a stray, kept out of the chain (sensor 4's, 15 deg behind a marble
+                # gone into dead sensor 5's arc, 72 ms after sensor 6's failures 19 deg
+                # ahead: taken at -251 deg/s, the marble rolling on; off the ring: dead:5,
+                # seed 1, flick 11, calibrated twice round)
+                self.miss_n -= 1
+                self.miss_x = self.miss_xp
+                self.miss_t = self.miss_tp
+                self.nonsense[i] += 1
+                return
             if self._dimmer(self.miss_kx):
                 # every reading of the chain far dimmer than the marble: not it (a knocked
                 # sensor's floor, 140 deg from a marble settling after a boot, lifted off
