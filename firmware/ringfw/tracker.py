@@ -482,8 +482,12 @@ class Tracker:
             self._track(now, i, ang)
             if self.bw_from >= 0:
                 self._bw_way(False)
-            if self.redo and self.armed and self.state == _MOVING and not (
-                    -2 * _SELF_V < self.vel < 2 * _SELF_V):
+            if self.redo and self.armed and self.state == _MOVING and (not (
+                    -2 * _SELF_V < self.vel < 2 * _SELF_V) or (
+                    not -_SELF_V < self.vel - self.arm_v < _SELF_V
+                    and not -_FLICK_MIN < self.sm - self.arm_x < _FLICK_MIN)):
+                if -2 * _SELF_V < self.vel < 2 * _SELF_V:
+                    self.pos = self.arm_x   # (found late: it was hit where it was at the arm)
                 self._hit_moving_on(now)
             if self.t_seen == now:
                 self.rd_a = ang   # the last reading the track took (_near_blind)
@@ -877,6 +881,16 @@ class Tracker:
     def arm(self, on=True):
         """The host expects a flick now: a marble that vanishes from rest went off the ring
         (without this, it may have been picked up)."""
+        if on and self.armed and (self.state == _MOVING or self.state == _SETTLING) \
+                and tdiff(self.tick_t, self.arm_t) > _STALE_MS:
+            # Armed again over a flick armed long ago that has had no verdict: the host gave
+            # that flick up, and the marble it follows is not the new flick's. Where it rests
+            # it was put (a marble that left the ring unseen, set back by hand, was found as
+            # that flick still rolling and landed 8 ms after the next arm, its landing taken
+            # for the next flick's: misaimed:2, seed 3, flick 198, calibrated twice round)
+            self.gave_up = True
+        if on:
+            self.arm_t = self.tick_t
         self.armed = on
         # a marble still settling (found again, not yet still) when the flick is due: where
         # and how fast it rolled then, so a flick of it can be told from its settling
@@ -1545,6 +1559,14 @@ class Tracker:
         g = tdiff(t, self.miss_tp)
         return (x - self.miss_xp) * 1000 // g if g > 0 else 0
 
+    def _unmiss(self, i):
+        # the chain's last reading was a stray: the chain is as it was before it, and the
+        # sensor that gave it is counted against
+        self.miss_n -= 1
+        self.miss_x = self.miss_xp
+        self.miss_t = self.miss_tp
+        self.nonsense[i] += 1
+
     def _predict(self, now):
         return self.pos + self.vel * tdiff(now, self.t) // 1000
 
@@ -1630,10 +1652,7 @@ class Tracker:
                 # behind two readings of a marble the track had run ahead of: a jump at
                 # -220 deg/s, the track run back into stuck sensor 2's arc while the marble
                 # rolled on; stuck:2, seed 1, flick 444)
-                self.miss_n -= 1
-                self.miss_x = self.miss_xp
-                self.miss_t = self.miss_tp
-                self.nonsense[i] += 1
+                self._unmiss(i)
                 return
             if self.miss_n < 3:
                 self.nonsense[i] += 1
@@ -1664,10 +1683,7 @@ class Tracker:
                 # gone into dead sensor 5's arc, 72 ms after sensor 6's failures 19 deg
                 # ahead: taken at -251 deg/s, the marble rolling on; off the ring: dead:5,
                 # seed 1, flick 11, calibrated twice round)
-                self.miss_n -= 1
-                self.miss_x = self.miss_xp
-                self.miss_t = self.miss_tp
-                self.nonsense[i] += 1
+                self._unmiss(i)
                 return
             if self._dimmer(self.miss_kx):
                 # every reading of the chain far dimmer than the marble: not it (a knocked
@@ -2512,6 +2528,9 @@ class Tracker:
     def _landed(self, now, k, nb, a, travel, conf):
         # a landing; the marble may yet move on from it (a turning point, a marble that was
         # still creeping): then it is withdrawn and the next rest corrects it (_moving_on)
+        if self.gave_up:
+            self._event(EV_PLACED, k, a, 0, 0, 0, 0)   # (arm: not the armed flick's)
+            return
         f = 0
         cov = self.cover
         d0 = a // 100
@@ -3049,6 +3068,11 @@ class Tracker:
             solo[d] &= 31
 
     def _event(self, kind, a, b, c, d, e, f):
+        if self.gave_up:
+            if kind == EV_OFF_RING:
+                kind = EV_LOST       # (arm: the given-up flick's marble, gone)
+            if kind != EV_FAULT and kind != EV_SENSOR_OK and kind != EV_DEGRADED:
+                self.gave_up = False
         if self.bw_from >= 0 and (kind == EV_LANDED or kind == EV_OFF_RING or kind == EV_LOST):
             self._bw_way(True)     # (its moving frame before any verdict)
         if (kind == EV_LANDED and not f & LF_CORRECTS) or kind == EV_OFF_RING:
