@@ -132,7 +132,13 @@ def fit_line(points: list[tuple[float, float]]) -> tuple[float, float, float, fl
     return a, b, res, free
 
 
-PASSES = 1    # how many times each space is visited (ringside calibrate --passes)
+# How many times each space is visited (ringside calibrate --passes). Twice: each placement
+# lands the marble at its own place across the groove, and a sensor sees only one to three of
+# the twenty spaces, so one pass leaves each fit a placement's draw (POINT_SIGMA_MM). On the
+# level bench two passes took primary accuracy on the weakest seeds 2, 4 and 8 from
+# 0.977-0.980 to 0.982-0.984 (docs/simulator.md "Stop 55"); three gave no more. It costs the
+# builder 40 placements instead of 20, once.
+PASSES = 2
 # How long the ring stays empty before the first placement (ms): a sensor needs 16 readings of
 # the empty ring (the tracker's _BG_WARM / 2) before it takes the blend out; the schedule
 # ranges each sensor every 67 ms or so, so 16 take about 1.1 s; 3 s leaves room.

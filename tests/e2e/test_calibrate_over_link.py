@@ -4,7 +4,7 @@ import io
 import json
 import time
 
-from ringside.calibration import calibrate
+from ringside.calibration import PASSES, calibrate
 from ringside.link_table import LinkTable
 from ringside.sim.serve import SimServer
 
@@ -36,10 +36,13 @@ def test_calibration_over_the_link_fits_the_sensors(tmp_path):
         table = LinkTable(link, json.loads(srv.board.ring_bytes), ask=ask)
         res = calibrate(table, table.ring_dict, spaces=["7", "16", "8", "11", "14", "9"],
                         settle_ms=800, collect_ms=1500, log=lambda *a: None)
-        # set down once and taken off (the sensors learn the empty ring), then the six spaces
+        # set down once and taken off (the sensors learn the empty ring), then the six spaces,
+        # twice round (calibration.PASSES)
         assert asked[0].startswith("Set the marble down on ")
         assert asked[1].startswith("Take the marble off the ring")
-        assert len(asked) == 8 and all(p.startswith("Set the marble down on ") for p in asked[2:])
+        assert len(asked) == 2 + 6 * PASSES == 14
+        assert all(p.startswith("Set the marble down on ") for p in asked[2:])
+        assert asked[2:8] == asked[8:14]
         truth = srv.board.model
         fitted = {f.sensor: f for f in res.fits}
         assert len(fitted) >= 3

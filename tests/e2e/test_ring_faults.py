@@ -3,16 +3,26 @@ never a crash or a hang - and while a sensor is broken, the results stay right: 
 confident wrong landing, no off_ring for a marble that is on the ring (issue 18).
 
 The flick tests run on the physical sensor model, calibrated (once per seed: the fit is
-sent to each new board with `cal`, as calibration does)."""
+sent to each new board with `cal`, as calibration does). Once round the spaces, as every case
+here was found (the default until stop 55): a calibration's placements are drawn from the
+seed, so two passes make each seed another history, in which these cases need not arise."""
 import random
 
+import pytest
+
 from ringfw import hal
+from ringside import calibration
 from ringside.calibration import calibrate
 from ringside.ring import load_side
 from ringside.sim.board import SimBoard, SimTable
 from ringside.sim.physics import max_travel_deg, speed_for_travel
 
 _CAL: dict = {}
+
+
+@pytest.fixture(autouse=True)
+def _calibrated_once_round(monkeypatch):
+    monkeypatch.setattr(calibration, "PASSES", 1)
 
 
 def calibrated_board(seed, model="physical", fresh=False, **kw):

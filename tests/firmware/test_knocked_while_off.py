@@ -8,12 +8,23 @@ is the case that misreported at stop 43; seed 7 the one that did with ST's own s
 the model (stop 49), where the marble, lifted from its rest after the boot, was followed onto
 the knocked floor by a chain of the floor's own readings; seed 1 (stop 50) the first flick
 that got no verdict, the marble at rest beside the knocked floor (misaimed:5 seed 3's blind
-landing, the same stop, is a trace in tests/traces)."""
+landing, the same stop, is a trace in tests/traces).
+
+The cases were found on boards calibrated once round the spaces, the default until stop 55,
+and are run so: the calibration's placements are drawn from the seed, so with two passes each
+run is another history, in which the rules' cases do not arise (checked: with two passes the
+three tests without a rule find no wrong answer to show)."""
 import pytest
 
 from ringfw import tracker as T
 
+from ringside import calibration
 from ringside.bench import ring as bench
+
+
+@pytest.fixture(autouse=True)
+def _calibrated_once_round(monkeypatch):
+    monkeypatch.setattr(calibration, "PASSES", 1)
 
 
 def _knocked_while_off(seed, flicks=12):

@@ -13,7 +13,7 @@ import time
 from pathlib import Path
 
 from ringside import ring
-from ringside.calibration import CalibrationError, calibrate  # noqa: F401
+from ringside.calibration import PASSES, CalibrationError, calibrate  # noqa: F401
 from ringside.errors import UsageError
 from ringside.link import messages
 from typing import TYPE_CHECKING
@@ -292,7 +292,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         b.advance(1000)
         print("calibrating the simulated board (seed %d): the simulator sets the marble down itself" % args.seed)
         res = calibrate(SimTable(b), b.ring_dict, side=args.side, spaces=args.spaces, log=print,
-                        passes=getattr(args, "passes", 1))
+                        passes=getattr(args, "passes", None))
         saved = b.saved_ring
         truth = {i: (b.model.bias_mm[i], 1 / b.model.scale[i]) for i in range(b.model.count)}
     else:
@@ -302,7 +302,7 @@ def cmd_calibrate(args: argparse.Namespace) -> int:
         print("calibrating the board on %s: set the marble on each space when asked" % args.port)
         try:
             res = calibrate(table, ring_d, side=args.side, spaces=args.spaces, log=print,
-                            passes=getattr(args, "passes", 1))
+                            passes=getattr(args, "passes", None))
             # the board has no calendar: this computer keeps the date, for the lobby's health
             from ringside import calibration_record
             calibration_record.record(table.link.board_uid, len(res.fits), res.rolled)
@@ -346,9 +346,10 @@ def register(sub: argparse._SubParsersAction) -> None:
                    help="the spaces to use, comma-separated (default: every space of the side)")
     c.add_argument("--seed", type=int, default=1)
     c.add_argument("--tilt", type=float, default=0.0)
-    c.add_argument("--passes", type=int, default=1, choices=range(1, 6), metavar="N",
-                   help="go round the spaces N times (1-5): each placement lands the marble at "
-                        "its own place across the groove, and more of them average that out")
+    c.add_argument("--passes", type=int, default=PASSES, choices=range(1, 6), metavar="N",
+                   help="go round the spaces N times (1-5, default %d): each placement lands the "
+                        "marble at its own place across the groove, and more of them average "
+                        "that out" % PASSES)
     c.add_argument("--out", help="write the calibrated ring description here (simulated board)")
     c.add_argument("--json", action="store_true")
     c.add_argument("--ideal", action="store_true",
