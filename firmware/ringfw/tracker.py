@@ -884,11 +884,19 @@ class Tracker:
         if on and self.armed and (self.state == _MOVING or self.state == _SETTLING) \
                 and tdiff(self.tick_t, self.arm_t) > _STALE_MS:
             # Armed again over a flick armed long ago that has had no verdict: the host gave
-            # that flick up, and the marble it follows is not the new flick's. Where it rests
-            # it was put (a marble that left the ring unseen, set back by hand, was found as
-            # that flick still rolling and landed 8 ms after the next arm, its landing taken
-            # for the next flick's: misaimed:2, seed 3, flick 198, calibrated twice round)
-            self.gave_up = True
+            # that flick up (it left the ring unseen), and the marble the track follows was
+            # set back by hand. From here it is a marble set down: where it rests it was put,
+            # and a flick of it is the new one (set back after a missed off-ring, found as
+            # that flick still rolling, it was landed 8 ms after the next arm, and taken for
+            # the next flick's landing: misaimed:2, seed 3, flick 198, calibrated twice
+            # round; or carried on by the next flick, and that flick's landing was the set
+            # back marble's: dead:2 seed 3 flick 198 and misaimed:2 seed 1 flick 536,
+            # before the boot)
+            self.flicked = False
+            self.redo = False
+            self.revise = -1
+            self.bw_from = -1
+            self.start = self.sm
         if on:
             self.arm_t = self.tick_t
         self.armed = on
@@ -2528,9 +2536,6 @@ class Tracker:
     def _landed(self, now, k, nb, a, travel, conf):
         # a landing; the marble may yet move on from it (a turning point, a marble that was
         # still creeping): then it is withdrawn and the next rest corrects it (_moving_on)
-        if self.gave_up:
-            self._event(EV_PLACED, k, a, 0, 0, 0, 0)   # (arm: not the armed flick's)
-            return
         f = 0
         cov = self.cover
         d0 = a // 100
@@ -3068,11 +3073,6 @@ class Tracker:
             solo[d] &= 31
 
     def _event(self, kind, a, b, c, d, e, f):
-        if self.gave_up:
-            if kind == EV_OFF_RING:
-                kind = EV_LOST       # (arm: the given-up flick's marble, gone)
-            if kind != EV_FAULT and kind != EV_SENSOR_OK and kind != EV_DEGRADED:
-                self.gave_up = False
         if self.bw_from >= 0 and (kind == EV_LANDED or kind == EV_OFF_RING or kind == EV_LOST):
             self._bw_way(True)     # (its moving frame before any verdict)
         if (kind == EV_LANDED and not f & LF_CORRECTS) or kind == EV_OFF_RING:

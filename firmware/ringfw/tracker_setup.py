@@ -146,7 +146,6 @@ def tracker(self, ring):
     self.arm_x = 0                            # ... how fast (cd/s) it rolled then
     self.arm_v = 0
     self.arm_t = 0                            # when it was armed (ms)
-    self.gave_up = False                      # armed again over a flick with no verdict
     self.low = 0
     self.roll_n = 0
     self.roll_lo = 0
