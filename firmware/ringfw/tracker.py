@@ -404,6 +404,13 @@ class Tracker:
                 off = ((wrap(self.rest) - r.sensor_angle[i]) * r.sensor_dir[i]) % FULL_TURN
                 if r.view_max[i] - 300 <= off <= r.view_max[i] + 300:
                     self.t_seen = now
+            elif valid and self.state == _NONE and self.blind_a >= 0 and self.armed \
+                    and sig >= 2 * self.bg_sig[i] > 0:
+                # Past the far end of a window, twice as bright as the empty ring, with a
+                # flick due from a blind landing and no track: a marble coming out of the
+                # arc that way, not yet in the window (bl_new, _settle)
+                self.bp_i = i
+                self.bp_t = now
             return
         st = self.state
         # the reading's brightness, signal x range^2 (a marble returns about the same from
@@ -467,6 +474,9 @@ class Tracker:
                         self.bw_a = self.pos
                 elif self.blind_a >= 0 and self.armed:
                     self.bl_was = self.blind_a   # found at the arc's edge: where it rests decides
+                    # (... and came into this window from past its far end, just now: a
+                    # marble set down by hand there is read where it rests, at once)
+                    self.bl_new = self.bp_i == i and tdiff(now, self.bp_t) < 300
                     # (bf_t: when, put later by this reading's sigma: _SET_K)
                     g = self.rsig if self.rsig < _SET_SIG else _SET_SIG
                     self.bf_t = tadd(now, g * _SET_K // 100)
@@ -2071,11 +2081,16 @@ class Tracker:
         """The marble rests at x (cd, unwrapped) with standard error se (cd)."""
         self.state = _REST
         if self.bl_was >= 0:
-            if not self.flicked and self.armed and not self._in_arc(self.bl_was, wrap(x)):
+            if not self.flicked and self.armed and (self.bl_new or not self._in_arc(self.bl_was, wrap(x))):
                 # Found at the edge of the blind arc it had landed in, with a flick due, and
                 # it rests out of the arc: that flick took it out slowly (stuck:5, seed 3,
                 # flick 77, 3.6 deg out, and noisy:5, seed 1, flick 913: called "placed").
-                # From where it landed blind, the way out of the arc it rests on.
+                # From where it landed blind, the way out of the arc it rests on. (So
+                # within the arc's 3 deg fringe, or less than _BL_OUT from where it was
+                # found, when it was seen coming into its window from past the far end:
+                # flicked out of intermittent sensor 5's arc, read at sensor 4's far end
+                # 1.5 deg inside the fringe, 0.9 deg on from where it was found, it was
+                # called "placed": intermittent:5, seed 3, flick 77.)
                 below = wrap(self.arc_lo * 100 - wrap(x))
                 w = -1 if below <= wrap(wrap(x) - self.arc_hi * 100 - 99) else 1
                 if not self._in_arc(self.bl_was, self.bl_was):
@@ -2087,7 +2102,7 @@ class Tracker:
                 # ... if it moved out: a marble set down by hand beside the arc (after a
                 # blind landing that was wrong: it had left the ring) is found where it
                 # rests, and was landed as the flick due (stuck:2, seed 2, flick 575: 0.5 deg)
-                if sdiff(wrap(x), self.bw_a) * w < _BL_OUT:
+                if sdiff(wrap(x), self.bw_a) * w < _BL_OUT and not self.bl_new:
                     w = 0
             else:
                 w = 0

@@ -58,6 +58,9 @@ def tracker(self, ring):
     self.arc_lo = -1                          # _blind_arc's answer
     self.acq_i = -1                           # the one sensor the marble was found by
     self.blind_a = -1                         # where it landed blind (until found again)
+    self.bp_i = -1                            # a bright reading past a window's far end
+    self.bp_t = 0                             # ... (its sensor, when) with a flick due
+    self.bl_new = False                       # found at the arc's edge coming from there
     self.bl_dir = 0                           # ... which way the flick took it out of the
     self.bl_a = -1                            # ... arc (two readings leaving it: the first,
     self.bl_t = 0                             # ... and when)
